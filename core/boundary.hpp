@@ -1,0 +1,247 @@
+// shwa/core/boundary.hpp — boundary conditions: the ghost layers outside the domain (SPEC section 5).
+//
+// Each side of the domain takes a default type and any number of segments (ranges of cells along the
+// side) that override it. Ghost layer m (m = 0 next to the domain) of a side is filled from the
+// interior:
+//   wall       mirror image of interior layer m: same h, hc and tangential discharge, opposite
+//              normal discharge (the bathymetry ghosts are mirrored the same way, once);
+//   open       zero gradient: a copy of the first interior layer;
+//   stage      free-surface level eta(t): h = max(0, eta + H_ghost), velocity and concentration of
+//              the first interior layer;
+//   discharge  inflow Q(t) [m^3/s] spread evenly over the segment's length, entering the domain,
+//              with concentration c(t): q_n = Q / length, q_t = 0, and the depth of the first
+//              interior layer, raised to the critical depth (q_n^2/g)^(1/3) if that is less, so a
+//              river can flow into a dry channel.
+// Each physical side fills its ghost layers over the whole padded extent along the side, so that the
+// ghost cells next to a neighbour block's halo hold what one block covering the domain would hold.
+#pragma once
+
+#include "fields.hpp"
+#include "grid.hpp"
+#include "math.hpp"
+#include "series.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace shwa {
+
+enum class BcType : int { Wall = 0, Open = 1, Stage = 2, Discharge = 3 };
+
+inline const char* to_string(BcType t) {
+  switch (t) {
+    case BcType::Wall: return "wall";
+    case BcType::Open: return "open";
+    case BcType::Stage: return "stage";
+    case BcType::Discharge: return "discharge";
+  }
+  return "?";
+}
+
+inline const char* side_name(int s) {
+  static const char* names[kNumSides] = {"west", "east", "south", "north"};
+  return names[s];
+}
+
+/// One boundary segment: cells [begin, end) along the side, in global cell indices (x for the south
+/// and north sides, y for west and east); end < 0 means to the end of the side.
+struct BcSegment {
+  Side side = West;
+  int begin = 0, end = -1;
+  BcType type = BcType::Wall;
+  Series stage;          // free-surface level eta [m] (type stage)
+  Series discharge;      // inflow [m^3/s] (type discharge)
+  Series concentration;  // concentration of the inflow (type discharge)
+};
+
+struct Boundaries {
+  BcType side_default[kNumSides] = {BcType::Wall, BcType::Wall, BcType::Wall, BcType::Wall};
+  std::vector<BcSegment> segments;
+
+  static Boundaries all(BcType t) {
+    Boundaries b;
+    for (auto& s : b.side_default) s = t;
+    return b;
+  }
+};
+
+namespace detail {
+
+/// The segments of one side as a kernel sees them at one time (values evaluated on the host).
+struct SideBc {
+  static constexpr int kMax = 16;
+  int n = 0;
+  int begin[kMax], end[kMax], type[kMax];
+  Real eta[kMax], qn[kMax], hc_per_h[kMax];
+  int default_type = 0;
+
+  KOKKOS_INLINE_FUNCTION int find(int gidx) const {
+    int k = -1;
+    for (int s = 0; s < n; ++s)
+      if (gidx >= begin[s] && gidx < end[s]) k = s;  // the last segment listed wins
+    return k;
+  }
+};
+
+}  // namespace detail
+
+/// Fills the ghost layers of the physical sides of a block.
+class BoundaryFiller {
+ public:
+  BoundaryFiller() = default;
+  BoundaryFiller(const Grid& grid, Boundaries bc) : grid_(grid), bc_(std::move(bc)) {
+    for (const auto& s : bc_.segments) {
+      const int len = (s.side == West || s.side == East) ? grid.ny_global : grid.nx_global;
+      const int e = s.end < 0 ? len : s.end;
+      if (s.begin < 0 || e > len || s.begin >= e)
+        throw std::invalid_argument(std::string("boundary segment on the ") + side_name(s.side) +
+                                    " side: cells [" + std::to_string(s.begin) + ", " +
+                                    std::to_string(e) + ") do not lie within [0, " +
+                                    std::to_string(len) + ")");
+    }
+    for (int side = 0; side < kNumSides; ++side) {
+      int n = 0;
+      for (const auto& s : bc_.segments) n += s.side == side;
+      if (n > detail::SideBc::kMax)
+        throw std::invalid_argument(std::string("too many boundary segments on the ") +
+                                    side_name(side) + " side (at most " +
+                                    std::to_string(detail::SideBc::kMax) + ")");
+    }
+  }
+
+  const Boundaries& boundaries() const { return bc_; }
+
+  /// The side's conditions at time t.
+  detail::SideBc side_at(int side, double t) const {
+    detail::SideBc s;
+    s.default_type = int(bc_.side_default[side]);
+    const bool xside = side == West || side == East;
+    const double cell = xside ? grid_.dy : grid_.dx;
+    const int len = xside ? grid_.ny_global : grid_.nx_global;
+    for (const auto& seg : bc_.segments) {
+      if (seg.side != side) continue;
+      const int k = s.n++;
+      s.begin[k] = seg.begin;
+      s.end[k] = seg.end < 0 ? len : seg.end;
+      s.type[k] = int(seg.type);
+      s.eta[k] = Real(seg.stage.empty() ? 0.0 : seg.stage(t));
+      s.qn[k] = Real(seg.discharge.empty() ? 0.0 : seg.discharge(t) / ((s.end[k] - s.begin[k]) * cell));
+      s.hc_per_h[k] = Real(seg.concentration.empty() ? 0.0 : seg.concentration(t));
+    }
+    return s;
+  }
+
+  /// Fills the ghost layers of the physical sides of w at time t. H must have its ghosts filled.
+  template <class E>
+  void fill(const Conserved<E>& w, const Field<E>& H, double t, Real g, Real eps_h) const {
+    for (int side = 0; side < kNumSides; ++side)
+      if (grid_.physical[side]) fill_side<E>(w, H, side, side_at(side, t), g, eps_h);
+  }
+
+  /// Fills the bathymetry (or any static field) ghosts of the physical sides: mirrored at walls,
+  /// copied elsewhere.
+  template <class E>
+  void fill_static(const Field<E>& f) const {
+    for (int side = 0; side < kNumSides; ++side)
+      if (grid_.physical[side]) fill_static_side<E>(f, side, side_at(side, 0.0));
+  }
+
+ private:
+  // Storage indices of ghost layer m of a side, of its mirror and of the first interior layer, for
+  // the cell at position p along the side.
+  struct Geometry {
+    int ng, nx, ny, ioff, joff;
+    KOKKOS_INLINE_FUNCTION void cells(int side, int m, int p, int& jg, int& ig, int& jm, int& im,
+                                      int& jn, int& in) const {
+      if (side == West || side == East) {
+        jg = jm = jn = p;
+        ig = side == West ? ng - 1 - m : ng + nx + m;
+        im = side == West ? ng + m : ng + nx - 1 - m;
+        in = side == West ? ng : ng + nx - 1;
+      } else {
+        ig = im = in = p;
+        jg = side == South ? ng - 1 - m : ng + ny + m;
+        jm = side == South ? ng + m : ng + ny - 1 - m;
+        jn = side == South ? ng : ng + ny - 1;
+      }
+    }
+    /// Global index along the side of storage position p.
+    KOKKOS_INLINE_FUNCTION int global(int side, int p) const {
+      return (side == West || side == East) ? joff + p - ng : ioff + p - ng;
+    }
+  };
+
+  Geometry geometry() const { return Geometry{grid_.ng, grid_.nx, grid_.ny, grid_.ioff, grid_.joff}; }
+  int extent_along(int side) const {
+    return (side == West || side == East) ? grid_.ny_padded() : grid_.nx_padded();
+  }
+
+  template <class E>
+  void fill_side(const Conserved<E>& w, const Field<E>& H, int side, const detail::SideBc bc, Real g,
+                 Real eps_h) const {
+    const Geometry geo = geometry();
+    const int len = extent_along(side), ng = grid_.ng;
+    const bool xside = side == West || side == East;
+    const Real inward = (side == West || side == South) ? Real(1) : Real(-1);
+    Kokkos::parallel_for(
+        "shwa::fill_boundary", Kokkos::RangePolicy<E>(0, len * ng), KOKKOS_LAMBDA(const int idx) {
+          const int m = idx / len, p = idx % len;
+          int jg, ig, jm, im, jn, in;
+          geo.cells(side, m, p, jg, ig, jm, im, jn, in);
+          const int k = bc.find(geo.global(side, p));
+          const int type = k < 0 ? bc.default_type : bc.type[k];
+          // Normal and tangential discharge views of this side.
+          const auto& qn = xside ? w.qx : w.qy;
+          const auto& qt = xside ? w.qy : w.qx;
+          if (type == int(BcType::Wall)) {
+            w.h(jg, ig) = w.h(jm, im);
+            w.hc(jg, ig) = w.hc(jm, im);
+            qn(jg, ig) = -qn(jm, im);
+            qt(jg, ig) = qt(jm, im);
+          } else if (type == int(BcType::Open)) {
+            w.h(jg, ig) = w.h(jn, in);
+            w.hc(jg, ig) = w.hc(jn, in);
+            qn(jg, ig) = qn(jn, in);
+            qt(jg, ig) = qt(jn, in);
+          } else if (type == int(BcType::Stage)) {
+            const Real hn = w.h(jn, in);
+            const Real h = shwa::max(Real(0), bc.eta[k] + H(jg, ig));
+            const Real s = hn >= eps_h ? h / hn : Real(0);  // same velocity and concentration
+            w.h(jg, ig) = h;
+            w.hc(jg, ig) = s * w.hc(jn, in);
+            qn(jg, ig) = s * qn(jn, in);
+            qt(jg, ig) = s * qt(jn, in);
+          } else {  // discharge
+            const Real q = bc.qn[k];
+            const Real hcrit = shwa::cbrt(q * q / g);
+            const Real h = shwa::max(w.h(jn, in), hcrit);
+            w.h(jg, ig) = h;
+            w.hc(jg, ig) = h * bc.hc_per_h[k];
+            qn(jg, ig) = inward * q;
+            qt(jg, ig) = Real(0);
+          }
+        });
+  }
+
+  template <class E>
+  void fill_static_side(const Field<E>& f, int side, const detail::SideBc bc) const {
+    const Geometry geo = geometry();
+    const int len = extent_along(side), ng = grid_.ng;
+    Kokkos::parallel_for(
+        "shwa::fill_static_boundary", Kokkos::RangePolicy<E>(0, len * ng),
+        KOKKOS_LAMBDA(const int idx) {
+          const int m = idx / len, p = idx % len;
+          int jg, ig, jm, im, jn, in;
+          geo.cells(side, m, p, jg, ig, jm, im, jn, in);
+          const int k = bc.find(geo.global(side, p));
+          const int type = k < 0 ? bc.default_type : bc.type[k];
+          f(jg, ig) = type == int(BcType::Wall) ? f(jm, im) : f(jn, in);
+        });
+  }
+
+  Grid grid_;
+  Boundaries bc_;
+};
+
+}  // namespace shwa

@@ -1,0 +1,55 @@
+// shwa/core/grid.hpp — the geometry of one block of the Cartesian grid and its index spaces.
+#pragma once
+
+#include "types.hpp"
+
+#include <array>
+
+namespace shwa {
+
+/// One rectangular block of a global nx_global x ny_global grid (the whole grid on one rank).
+/// Storage indices are padded by `ng` ghost layers: owned cells are [ng, ng+nx) x [ng, ng+ny).
+struct Grid {
+  int nx = 0, ny = 0;                // owned cells of this block
+  int ng = 1;                        // ghost layers on each side (the halo width k)
+  double dx = 1, dy = 1;             // cell size [m]
+  double x0 = 0, y0 = 0;             // lower-left corner of the global domain [m]
+  int nx_global = 0, ny_global = 0;  // cells of the whole domain
+  int ioff = 0, joff = 0;            // global index of this block's first owned cell
+  /// Side lies on the domain boundary (true) or faces another block (false).
+  std::array<bool, kNumSides> physical{true, true, true, true};
+
+  /// The whole domain as one block.
+  static Grid single(int nx, int ny, double dx, double dy, double x0 = 0, double y0 = 0,
+                     int ng = 1) {
+    Grid g;
+    g.nx = g.nx_global = nx;
+    g.ny = g.ny_global = ny;
+    g.dx = dx;
+    g.dy = dy;
+    g.x0 = x0;
+    g.y0 = y0;
+    g.ng = ng;
+    return g;
+  }
+
+  int nx_padded() const { return nx + 2 * ng; }
+  int ny_padded() const { return ny + 2 * ng; }
+  Box owned() const { return Box{ng, ng + nx, ng, ng + ny}; }
+  Box padded() const { return Box{0, nx + 2 * ng, 0, ny + 2 * ng}; }
+  /// Owned cells grown by d on the sides that face another block (physical sides stay put).
+  Box grown_inner(int d) const {
+    Box b = owned();
+    if (!physical[West]) b.i0 -= d;
+    if (!physical[East]) b.i1 += d;
+    if (!physical[South]) b.j0 -= d;
+    if (!physical[North]) b.j1 += d;
+    return b;
+  }
+  /// Cell-centre coordinates of storage index i / j.
+  double xc(int i) const { return x0 + (ioff + i - ng + 0.5) * dx; }
+  double yc(int j) const { return y0 + (joff + j - ng + 0.5) * dy; }
+  std::int64_t owned_cells() const { return std::int64_t(nx) * ny; }
+};
+
+}  // namespace shwa

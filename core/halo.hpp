@@ -1,0 +1,36 @@
+// shwa/core/halo.hpp — what a step needs from the world outside its block.
+//
+// core/ knows nothing of MPI. A step asks an Exchanger to refresh the ghost layers that face other
+// blocks and to reduce its time step over all blocks. The single-block implementation below does
+// nothing; comm/ implements it with MPI.
+#pragma once
+
+#include "fields.hpp"
+
+namespace shwa {
+
+template <class ExecSpace>
+class Exchanger {
+ public:
+  virtual ~Exchanger() = default;
+  /// Refreshes the ghost layers of the four conserved fields that face other blocks.
+  virtual void exchange(const Conserved<ExecSpace>& w) = 0;
+  /// Refreshes the ghost layers of one field (the bathymetry, the Manning field: once at setup).
+  virtual void exchange_field(const Field<ExecSpace>& f) = 0;
+  /// Minimum of a value over all blocks.
+  virtual double min_all(double local) = 0;
+  /// Sum of a value over all blocks (diagnostics).
+  virtual double sum_all(double local) = 0;
+};
+
+/// One block covers the whole domain: nothing to exchange.
+template <class ExecSpace>
+class SingleBlock final : public Exchanger<ExecSpace> {
+ public:
+  void exchange(const Conserved<ExecSpace>&) override {}
+  void exchange_field(const Field<ExecSpace>&) override {}
+  double min_all(double local) override { return local; }
+  double sum_all(double local) override { return local; }
+};
+
+}  // namespace shwa

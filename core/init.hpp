@@ -1,0 +1,83 @@
+// shwa/core/init.hpp — setting a block's fields from the host, and reading them back.
+#pragma once
+
+#include "solver.hpp"
+
+#include <vector>
+
+namespace shwa {
+
+/// What an initial condition gives at a cell centre. Depth h is taken from `h`, or, where eta is
+/// set (not NaN), from the free surface: h = max(0, eta + H).
+struct CellInit {
+  double H = 0;  // bottom depth below the reference level (positive down)
+  double h = 0;
+  double eta = std::numeric_limits<double>::quiet_NaN();
+  double u = 0, v = 0, c = 0;
+  double n = -1;  // Manning's n of the cell; < 0: the solver's constant
+};
+
+/// Sets the owned cells of the state and the bathymetry from f(x, y, CellInit&) evaluated at cell
+/// centres, then fills all ghosts (finalize_setup). Velocities and concentration of dry cells are
+/// stored as zero discharge / zero pollutant.
+template <class E, class F>
+void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
+  const Grid& g = s.grid();
+  const auto& w = s.state();
+  auto h = Kokkos::create_mirror_view(w.h);
+  auto qx = Kokkos::create_mirror_view(w.qx);
+  auto qy = Kokkos::create_mirror_view(w.qy);
+  auto hc = Kokkos::create_mirror_view(w.hc);
+  auto H = Kokkos::create_mirror_view(s.bathymetry());
+  Field<E> nfield;
+  typename Field<E>::HostMirror n;
+  bool any_n = false;
+  std::vector<double> ns(size_t(g.nx_padded()) * g.ny_padded(), s.params().manning);
+  for (int j = 0; j < g.ny_padded(); ++j)
+    for (int i = 0; i < g.nx_padded(); ++i) {
+      h(j, i) = qx(j, i) = qy(j, i) = hc(j, i) = H(j, i) = 0;
+    }
+  for (int j = g.ng; j < g.ng + g.ny; ++j)
+    for (int i = g.ng; i < g.ng + g.nx; ++i) {
+      CellInit c;
+      f(g.xc(i), g.yc(j), c);
+      double depth = std::isnan(c.eta) ? c.h : std::max(0.0, c.eta + c.H);
+      if (depth < 0) depth = 0;
+      H(j, i) = Real(c.H);
+      h(j, i) = Real(depth);
+      qx(j, i) = Real(depth * c.u);
+      qy(j, i) = Real(depth * c.v);
+      hc(j, i) = Real(depth * c.c);
+      if (c.n >= 0) {
+        any_n = true;
+        ns[size_t(j) * g.nx_padded() + i] = c.n;
+      }
+    }
+  Kokkos::deep_copy(w.h, h);
+  Kokkos::deep_copy(w.qx, qx);
+  Kokkos::deep_copy(w.qy, qy);
+  Kokkos::deep_copy(w.hc, hc);
+  Kokkos::deep_copy(s.bathymetry(), H);
+  if (any_n) {
+    nfield = Field<E>("n", g.ny_padded(), g.nx_padded());
+    n = Kokkos::create_mirror_view(nfield);
+    for (int j = 0; j < g.ny_padded(); ++j)
+      for (int i = 0; i < g.nx_padded(); ++i) n(j, i) = Real(ns[size_t(j) * g.nx_padded() + i]);
+    Kokkos::deep_copy(nfield, n);
+    s.set_manning(nfield);
+  }
+  s.finalize_setup(ex);
+}
+
+/// The owned cells of a field, copied to the host, row-major (j * nx + i, j = 0 the southern row).
+template <class View>
+std::vector<double> owned_to_host(const View& f, const Grid& g) {
+  auto m = Kokkos::create_mirror_view(f);
+  Kokkos::deep_copy(m, f);
+  std::vector<double> out(size_t(g.nx) * g.ny);
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) out[size_t(j) * g.nx + i] = double(m(j + g.ng, i + g.ng));
+  return out;
+}
+
+}  // namespace shwa

@@ -1,0 +1,364 @@
+// shwa/core/kernels.hpp — the two kernels of a step (SPEC section 6):
+//   cfl_min_dt      the CFL reduction over W^n (parallel_reduce, Kokkos::Min)
+//   flux_update_*   the Roe fluxes and the update W^n -> W^{n+1}, in two variants that give the same
+//                   answer:
+//     recompute  one thread a cell; each cell solves its four edges (interior edges twice).
+//     decoupled  ghost-cell decoupling (Viñas et al. 2013): one team a TX x TY tile; each cell
+//                solves its west and south edges once, keeps D+ for itself and hands D- to its
+//                neighbour through team scratch; only the edges on the tile's east column and north
+//                row are solved a second time, by the tile that owns them.
+// Both variants tile the box in the same way and call the same Roe solver and the same cell update,
+// so they differ only in which thread solves an edge.
+//
+// The update is fused with the flux: W^{n+1} is written to a second set of Views (the caller swaps).
+// Manning friction is applied semi-implicitly in the same pass.
+#pragma once
+
+#include "fields.hpp"
+#include "roe.hpp"
+#include "types.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace shwa {
+
+/// The constants of a step, copied into each kernel.
+struct StepConstants {
+  Real g = Real(9.81);
+  Real sqrt_g = Real(3.1320919526731650);
+  Real eps_h = Real(1e-4);
+  Real gn2 = 0;  // g * n^2 (Manning), used when no per-cell field is given
+  Real dx = 1, dy = 1;
+};
+
+/// Sum of the depths set to zero from below zero (see update_cell), on the device.
+template <class E>
+using ClipCounter = Kokkos::View<double, typename E::memory_space>;
+
+/// Tile shape of the TeamPolicy kernels.
+struct Tiling {
+  int tx = 32, ty = 8;
+};
+
+namespace detail {
+
+template <class E>
+KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Field<E>& H, int j, int i,
+                                               Real eps_h) {
+  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), H(j, i), eps_h);
+}
+
+/// W^{n+1} of one cell from W^n and the sums of its edge fluctuations. Mx: west D+ plus east D-
+/// (x-edge frame: qn = qx, qt = qy); My: south D+ plus north D- (y-edge frame: qn = qy, qt = qx).
+/// Dry cells (h < eps_h) keep their water and pollutant but lose their momentum. A depth driven
+/// below zero would be set to zero with its pollutant, and the water so added counted in `clipped`
+/// (the outflow limit of roe_fluctuations keeps this from happening in every case the tests run;
+/// the counter proves it and the run summary reports it).
+template <class E>
+KOKKOS_FORCEINLINE_FUNCTION void update_cell(const Conserved<E>& w, const Conserved<E>& out, int j,
+                                             int i, const Fluct& Mx, const Fluct& My, Real fx,
+                                             Real fy, Real dt, Real gn2, Real eps_h,
+                                             const ClipCounter<E>& clipped) {
+  Real h = w.h(j, i) - (fx * Mx.h + fy * My.h);
+  Real qx = w.qx(j, i) - (fx * Mx.qn + fy * My.qt);
+  Real qy = w.qy(j, i) - (fx * Mx.qt + fy * My.qn);
+  Real hc = w.hc(j, i) - (fx * Mx.hc + fy * My.hc);
+  if (h < eps_h) {
+    if (h <= Real(0)) {
+      if (h < Real(0)) Kokkos::atomic_add(&clipped(), double(-h));
+      h = Real(0);
+      hc = Real(0);
+    }
+    qx = Real(0);
+    qy = Real(0);
+  } else {
+    if (gn2 > Real(0)) {
+      // q <- q / (1 + dt g n^2 |u| / h^(4/3)),  |u| / h^(4/3) = |q| / h^(7/3)
+      const Real qn = shwa::sqrt(qx * qx + qy * qy);
+      const Real r = Real(1) / (Real(1) + dt * gn2 * qn / (h * h * shwa::cbrt(h)));
+      qx *= r;
+      qy *= r;
+    }
+  }
+  out.h(j, i) = h;
+  out.qx(j, i) = qx;
+  out.qy(j, i) = qy;
+  out.hc(j, i) = hc;
+}
+
+KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
+  return Fluct{a.h + b.h, a.qn + b.qn, a.qt + b.qt, a.hc + b.hc};
+}
+
+inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+template <class E>
+Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size) {
+  const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
+  return Kokkos::TeamPolicy<E>(ntiles, team_size);
+}
+
+}  // namespace detail
+
+/// The CFL time step over `box` (SPEC section 3): min over its cells of 2 CFL dx dy / Z_i,
+/// Z_i = sum over the cell's edges of |E| (|un~| + a~). Infinity when no cell limits the step.
+template <class E>
+Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
+                Real cfl, const Tiling& tiling) {
+  Real result = std::numeric_limits<Real>::max();
+  if (box.empty()) return result;
+  const int TX = tiling.tx, TY = tiling.ty;
+  const int ntx_tiles = detail::ceil_div(box.nx(), TX);
+  const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
+  const Real num = Real(2) * cfl * dx * dy;
+  const int team = is_host_space<E>() ? 1 : TX * TY;
+  const Box b = box;
+  Kokkos::parallel_reduce(
+      "shwa::cfl_min_dt", detail::tile_policy<E>(box, tiling, team),
+      KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
+        const int tile = m.league_rank();
+        const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
+        const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
+        const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+        Real tmin = std::numeric_limits<Real>::max();
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(m, TX * TY),
+            [&](const int t, Real& v) {
+              const int tx = t % TX, ty = t / TX;
+              if (tx >= ntx || ty >= nty) return;
+              const int i = i0 + tx, j = j0 + ty;
+              const CellPrim C = detail::load_prim(w, H, j, i, eps);
+              const CellPrim W = detail::load_prim(w, H, j, i - 1, eps);
+              const CellPrim Ea = detail::load_prim(w, H, j, i + 1, eps);
+              const CellPrim S = detail::load_prim(w, H, j - 1, i, eps);
+              const CellPrim N = detail::load_prim(w, H, j + 1, i, eps);
+              const Real z = dy * (edge_speed(edge_prim<0>(W), edge_prim<0>(C), g, eps) +
+                                   edge_speed(edge_prim<0>(C), edge_prim<0>(Ea), g, eps)) +
+                             dx * (edge_speed(edge_prim<1>(S), edge_prim<1>(C), g, eps) +
+                                   edge_speed(edge_prim<1>(C), edge_prim<1>(N), g, eps));
+              if (z > Real(0)) {
+                const Real dti = num / z;
+                if (dti < v) v = dti;
+              }
+            },
+            Kokkos::Min<Real>(tmin));
+        Kokkos::single(Kokkos::PerTeam(m), [&]() {
+          if (tmin < lmin) lmin = tmin;
+        });
+      },
+      Kokkos::Min<Real>(result));
+  return result;
+}
+
+/// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
+template <class E>
+void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
+                           const Field<E>& gn2_field, const Box& box, Real dt,
+                           const StepConstants& k, const Tiling& tiling,
+                           const ClipCounter<E>& clipped) {
+  if (box.empty()) return;
+  const int TX = tiling.tx, TY = tiling.ty;
+  const int ntx_tiles = detail::ceil_div(box.nx(), TX);
+  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
+  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
+  const bool has_n = gn2_field.extent(0) > 0;
+  const int team = is_host_space<E>() ? 1 : TX * TY;
+  const Box b = box;
+  Kokkos::parallel_for(
+      "shwa::flux_update_recompute", detail::tile_policy<E>(box, tiling, team),
+      KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m) {
+        const int tile = m.league_rank();
+        const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
+        const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
+        const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
+          const int tx = t % TX, ty = t / TX;
+          if (tx >= ntx || ty >= nty) return;
+          const int i = i0 + tx, j = j0 + ty;
+          const CellPrim C = detail::load_prim(w, H, j, i, eps);
+          const CellPrim W = detail::load_prim(w, H, j, i - 1, eps);
+          const CellPrim Ea = detail::load_prim(w, H, j, i + 1, eps);
+          const CellPrim S = detail::load_prim(w, H, j - 1, i, eps);
+          const CellPrim N = detail::load_prim(w, H, j + 1, i, eps);
+          Fluct dm, dp, Mx, My;
+          roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp);
+          Mx = dp;
+          roe_fluctuations(edge_prim<0>(C), edge_prim<0>(Ea), g, sg, eps, dm, dp);
+          Mx = detail::add(Mx, dm);
+          roe_fluctuations(edge_prim<1>(S), edge_prim<1>(C), g, sg, eps, dm, dp);
+          My = dp;
+          roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
+          My = detail::add(My, dm);
+          detail::update_cell(w, out, j, i, Mx, My, fx, fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped);
+        });
+      });
+}
+
+namespace detail {
+
+/// Team scratch of the decoupled kernel, structure of arrays:
+///   prims  6 arrays (h, H, u, v, c, sqrt h) over a (TX+PAD) x (TY+PAD) block of cells whose first
+///          row and column are the tile's south and west neighbours (PAD = 1 on GPUs, 2 on hosts,
+///          where the east and north neighbours are kept too);
+///   DX, DY 4 arrays each over the TX x TY tile: the D- that a cell's east (DX) and north (DY)
+///          edge sends it.
+template <class E>
+struct DecoupledScratch {
+  static constexpr int kPad = is_host_space<E>() ? 2 : 1;
+  int px, npos, ncell;
+  ScratchArray<E> p, dx, dy;
+
+  static size_t bytes(const Tiling& t) {
+    const size_t npos = size_t(t.tx + kPad) * (t.ty + kPad), ncell = size_t(t.tx) * t.ty;
+    return ScratchArray<E>::shmem_size(6 * npos) + 2 * ScratchArray<E>::shmem_size(4 * ncell);
+  }
+  KOKKOS_INLINE_FUNCTION DecoupledScratch(const typename Kokkos::TeamPolicy<E>::member_type& m,
+                                          int TX, int TY)
+      : px(TX + kPad),
+        npos((TX + kPad) * (TY + kPad)),
+        ncell(TX * TY),
+        p(m.team_scratch(0), 6 * (TX + kPad) * (TY + kPad)),
+        dx(m.team_scratch(0), 4 * TX * TY),
+        dy(m.team_scratch(0), 4 * TX * TY) {}
+  // Position of tile cell (tx, ty), tx, ty >= -1.
+  KOKKOS_INLINE_FUNCTION int pos(int tx, int ty) const { return (ty + 1) * px + tx + 1; }
+  KOKKOS_INLINE_FUNCTION void store(int q, const CellPrim& c) const {
+    p(q) = c.h;
+    p(npos + q) = c.H;
+    p(2 * npos + q) = c.u;
+    p(3 * npos + q) = c.v;
+    p(4 * npos + q) = c.c;
+    p(5 * npos + q) = c.sh;
+  }
+  KOKKOS_INLINE_FUNCTION CellPrim get(int q) const {
+    return CellPrim{p(q), p(npos + q), p(2 * npos + q), p(3 * npos + q), p(4 * npos + q),
+                    p(5 * npos + q)};
+  }
+  KOKKOS_INLINE_FUNCTION void put(const ScratchArray<E>& a, int c, const Fluct& f) const {
+    a(c) = f.h;
+    a(ncell + c) = f.qn;
+    a(2 * ncell + c) = f.qt;
+    a(3 * ncell + c) = f.hc;
+  }
+  KOKKOS_INLINE_FUNCTION Fluct take(const ScratchArray<E>& a, int c) const {
+    return Fluct{a(c), a(ncell + c), a(2 * ncell + c), a(3 * ncell + c)};
+  }
+};
+
+}  // namespace detail
+
+/// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
+template <class E>
+void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
+                           const Field<E>& gn2_field, const Box& box, Real dt,
+                           const StepConstants& k, const Tiling& tiling,
+                           const ClipCounter<E>& clipped) {
+  if (box.empty()) return;
+  using Scr = detail::DecoupledScratch<E>;
+  using Member = typename Kokkos::TeamPolicy<E>::member_type;
+  const int TX = tiling.tx, TY = tiling.ty;
+  const int ntx_tiles = detail::ceil_div(box.nx(), TX);
+  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
+  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
+  const bool has_n = gn2_field.extent(0) > 0;
+  const Box b = box;
+  auto policy = detail::tile_policy<E>(box, tiling, is_host_space<E>() ? 1 : TX * TY)
+                    .set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling)));
+
+  if constexpr (is_host_space<E>()) {
+    // Host: one thread a tile sweeps it edge by edge; every edge inside the tile is solved once.
+    Kokkos::parallel_for(
+        "shwa::flux_update_decoupled", policy, KOKKOS_LAMBDA(const Member& m) {
+          const int tile = m.league_rank();
+          const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
+          const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
+          const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+          const Scr s(m, TX, TY);
+          for (int ty = -1; ty <= nty; ++ty)
+            for (int tx = -1; tx <= ntx; ++tx)
+              if ((tx >= 0 && tx < ntx) || (ty >= 0 && ty < nty))
+                s.store(s.pos(tx, ty), detail::load_prim(w, H, j0 + ty, i0 + tx, eps));
+          Fluct dm, dp;
+          // x-edges (tx | tx+1): D- to the west cell, D+ to the east cell. DX holds the sum.
+          for (int ty = 0; ty < nty; ++ty)
+            for (int tx = -1; tx < ntx; ++tx) {
+              roe_fluctuations(edge_prim<0>(s.get(s.pos(tx, ty))),
+                               edge_prim<0>(s.get(s.pos(tx + 1, ty))), g, sg, eps, dm, dp);
+              if (tx >= 0) s.put(s.dx, ty * TX + tx, detail::add(s.take(s.dx, ty * TX + tx), dm));
+              if (tx + 1 < ntx) s.put(s.dx, ty * TX + tx + 1, dp);
+            }
+          for (int ty = -1; ty < nty; ++ty)
+            for (int tx = 0; tx < ntx; ++tx) {
+              roe_fluctuations(edge_prim<1>(s.get(s.pos(tx, ty))),
+                               edge_prim<1>(s.get(s.pos(tx, ty + 1))), g, sg, eps, dm, dp);
+              if (ty >= 0) s.put(s.dy, ty * TX + tx, detail::add(s.take(s.dy, ty * TX + tx), dm));
+              if (ty + 1 < nty) s.put(s.dy, (ty + 1) * TX + tx, dp);
+            }
+          for (int ty = 0; ty < nty; ++ty)
+            for (int tx = 0; tx < ntx; ++tx) {
+              const int i = i0 + tx, j = j0 + ty;
+              detail::update_cell(w, out, j, i, s.take(s.dx, ty * TX + tx),
+                                  s.take(s.dy, ty * TX + tx), fx, fy, dt,
+                                  has_n ? gn2_field(j, i) : gn2c, eps, clipped);
+            }
+        });
+  } else {
+    // Device: one thread a cell; D+ of the west and south edges stays in registers across the
+    // barrier, D- travels through scratch.
+    Kokkos::parallel_for(
+        "shwa::flux_update_decoupled", policy, KOKKOS_LAMBDA(const Member& m) {
+          const int tile = m.league_rank();
+          const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
+          const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
+          const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+          const Scr s(m, TX, TY);
+          const int t = m.team_rank();
+          const int tx = t % TX, ty = t / TX;
+          const bool active = tx < ntx && ty < nty;
+          // Phase 0: primitives of the tile, its west column and its south row.
+          if (active) s.store(s.pos(tx, ty), detail::load_prim(w, H, j0 + ty, i0 + tx, eps));
+          if (t < nty)
+            s.store(s.pos(-1, t), detail::load_prim(w, H, j0 + t, i0 - 1, eps));
+          else if (t < nty + ntx)
+            s.store(s.pos(t - nty, -1), detail::load_prim(w, H, j0 - 1, i0 + t - nty, eps));
+          m.team_barrier();
+          // Phase 1: each cell solves its west and south edges; the first nty + ntx threads also
+          // solve the edges on the tile's east column and north row.
+          Fluct ax{0, 0, 0, 0}, ay{0, 0, 0, 0}, dm, dp;
+          if (active) {
+            const CellPrim C = s.get(s.pos(tx, ty));
+            roe_fluctuations(edge_prim<0>(s.get(s.pos(tx - 1, ty))), edge_prim<0>(C), g, sg, eps,
+                             dm, dp);
+            ax = dp;
+            if (tx > 0) s.put(s.dx, ty * TX + tx - 1, dm);
+            roe_fluctuations(edge_prim<1>(s.get(s.pos(tx, ty - 1))), edge_prim<1>(C), g, sg, eps,
+                             dm, dp);
+            ay = dp;
+            if (ty > 0) s.put(s.dy, (ty - 1) * TX + tx, dm);
+          }
+          if (t < nty) {
+            const CellPrim Ea = detail::load_prim(w, H, j0 + t, i0 + ntx, eps);
+            roe_fluctuations(edge_prim<0>(s.get(s.pos(ntx - 1, t))), edge_prim<0>(Ea), g, sg, eps,
+                             dm, dp);
+            s.put(s.dx, t * TX + ntx - 1, dm);
+          } else if (t < nty + ntx) {
+            const int c = t - nty;
+            const CellPrim N = detail::load_prim(w, H, j0 + nty, i0 + c, eps);
+            roe_fluctuations(edge_prim<1>(s.get(s.pos(c, nty - 1))), edge_prim<1>(N), g, sg, eps,
+                             dm, dp);
+            s.put(s.dy, (nty - 1) * TX + c, dm);
+          }
+          m.team_barrier();
+          // Phase 2: gather and update.
+          if (active) {
+            const int i = i0 + tx, j = j0 + ty;
+            detail::update_cell(w, out, j, i, detail::add(ax, s.take(s.dx, ty * TX + tx)),
+                                detail::add(ay, s.take(s.dy, ty * TX + tx)), fx, fy, dt,
+                                has_n ? gn2_field(j, i) : gn2c, eps, clipped);
+          }
+        });
+  }
+}
+
+}  // namespace shwa

@@ -1,0 +1,225 @@
+// shwa/core/roe.hpp — the Roe Riemann solver of one edge, for the 2D shallow-water equations with a
+// passive pollutant, upwinded bathymetry and wet/dry fronts.
+//
+// Method: the first-order Roe scheme of Castro, García-Rodríguez, González-Vida and Parés (JCAM 221,
+// 2008) as used by Viñas et al. (CCPE 25(8), 2013), written in flux-difference form: the jump
+//     B = F_n(W_R) - F_n(W_L) - S (H_R - H_L),   S = (0, g h~ n, 0)
+// is projected on the Roe eigenvectors and split by the sign of the eigenvalues into D- (to the
+// left cell) and D+ = B - D- (to the right cell). See ../shared/SPEC.md section 2.
+//
+// Everything is done in the edge's frame: `un` is the velocity along the normal n (from L to R), `ut`
+// the tangential one. For an x-edge (n = +x) un = u, ut = v; for a y-edge (n = +y) un = v, ut = u.
+// The caller maps the frame back (its qn/qt are qx/qy or qy/qx).
+//
+// Choices the papers leave open (and what the tests check):
+//  * Dry cells: h < eps_h. Their velocity and concentration are taken as 0 (they are never divided
+//    by h). An edge between two dry cells carries nothing.
+//  * Wet/dry walls (SPEC section 4): if one side is dry and the wet side's free surface lies below
+//    the dry cell's bottom, the dry side is replaced by the mirror image of the wet side (same h, H,
+//    ut, c; opposite un), which makes the edge a wall for that Riemann problem, and the dry cell
+//    gets no contribution (D = 0 on its side).
+//  * Entropy fix: Harten-Hyman (1983) on the two acoustic fields (l1 = un~ - a~, l3 = un~ + a~).
+//    When a field is transonic (lambda_L < 0 < lambda_R, lambda_K the field's eigenvalue in the
+//    cell state K), its flux part lambda~ alpha r is split into a left-going part
+//    lambda_L alpha (lambda_R - lambda~)/(lambda_R - lambda_L) r and the rest; the bathymetry part of
+//    beta follows the sign of lambda~ as in the unfixed scheme. D+ = B - D- keeps the scheme
+//    conservative whatever the fix does.
+//  * A zero eigenvalue sends half of its wave each way (SPEC).
+//  * Well-balancing: the acoustic projections are written with the free-surface jump
+//    d_eta = (h_R - H_R) - (h_L - H_L) so that a lake at rest gives B = 0 up to the rounding of eta.
+#pragma once
+
+#include "math.hpp"
+#include "types.hpp"
+
+namespace shwa {
+
+/// Cell values as the Roe solver sees them, in an edge's frame.
+struct Prim {
+  Real h;   // water depth
+  Real H;   // bottom depth below the reference level (positive down)
+  Real un;  // velocity along the edge normal
+  Real ut;  // velocity along the edge
+  Real c;   // concentration
+  Real sh;  // sqrt(h)
+};
+
+/// One fluctuation (h, qn, qt, hc) in an edge's frame.
+struct Fluct {
+  Real h, qn, qt, hc;
+};
+
+/// Per-cell primitive values in the global frame, computed once per cell and shared by its edges.
+struct CellPrim {
+  Real h, H, u, v, c, sh;
+};
+
+KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Real hc, Real H,
+                                                    Real eps_h) {
+  CellPrim p;
+  p.h = h;
+  p.H = H;
+  p.sh = shwa::sqrt(shwa::max(h, Real(0)));
+  if (h >= eps_h) {
+    const Real rh = Real(1) / h;
+    p.u = qx * rh;
+    p.v = qy * rh;
+    p.c = hc * rh;
+  } else {
+    p.u = p.v = p.c = Real(0);
+  }
+  return p;
+}
+
+/// The edge frame of a cell: direction 0 = x-edge (n = +x), 1 = y-edge (n = +y).
+template <int Dir>
+KOKKOS_FORCEINLINE_FUNCTION Prim edge_prim(const CellPrim& p) {
+  if constexpr (Dir == 0) {
+    return Prim{p.h, p.H, p.u, p.v, p.c, p.sh};
+  } else {
+    return Prim{p.h, p.H, p.v, p.u, p.c, p.sh};
+  }
+}
+
+/// How an edge is treated. The wet/dry rule of SPEC section 4 lives here and nowhere else.
+enum EdgeKind : int { EdgeNormal = 0, EdgeDry = 1, EdgeWallRight = 2, EdgeWallLeft = 3 };
+
+/// Classifies the edge and, for a wet/dry wall, replaces the dry side by the wet side's mirror.
+KOKKOS_FORCEINLINE_FUNCTION int resolve_wet_dry(Prim& L, Prim& R, Real eps_h) {
+  const bool wetL = L.h >= eps_h;
+  const bool wetR = R.h >= eps_h;
+  if (wetL && wetR) return EdgeNormal;
+  if (!wetL && !wetR) return EdgeDry;
+  if (wetL) {
+    // Free surface of L (h - H) below the bottom of R (elevation -H_R): R acts as a wall.
+    if (L.h - L.H < -R.H) {
+      R = Prim{L.h, L.H, -L.un, L.ut, L.c, L.sh};
+      return EdgeWallRight;
+    }
+  } else {
+    if (R.h - R.H < -L.H) {
+      L = Prim{R.h, R.H, -R.un, R.ut, R.c, R.sh};
+      return EdgeWallLeft;
+    }
+  }
+  return EdgeNormal;
+}
+
+/// Fraction of a wave with eigenvalue l that goes to the left cell: 1, 0, or 1/2 when l == 0.
+KOKKOS_FORCEINLINE_FUNCTION Real left_share(Real l) {
+  return l < Real(0) ? Real(1) : (l > Real(0) ? Real(0) : Real(0.5));
+}
+
+/// Solves the Roe problem of one edge between L and R (in the edge frame). Writes the fluctuation
+/// D- that goes to L and D+ that goes to R. `sqrt_g` is sqrt(g).
+///
+/// Positivity: the mass flux through the edge, F* = qn_L + D-_h, is kept within what upwinding at
+/// the edge's own wave-speed bound could carry, |F*| <= h_upwind (|un~| + a~). A physical flux h u
+/// never exceeds it; the Roe linearisation does at wet/dry fronts over steep bathymetry (a thin film
+/// on a slope next to a deep cell, or an empty cell whose bottom sits a little below a wet
+/// neighbour's surface), where it would take more water out of a cell than the cell holds. Beyond
+/// the bound, the interface fluxes seen from each side (F_L + D- and F_R - D+) are scaled down
+/// together: mass and pollutant stay conservative and the momentum handed over shrinks with the
+/// mass. With the CFL step (SPEC section 3) a cell then loses at most 2 CFL of its water in a step
+/// (summing the bound over its edges gives dt Z_i h / (dx dy) <= 2 CFL h), so depths stay
+/// non-negative for CFL <= 0.5; above that only a cell draining through all four edges at full
+/// speed could go below zero, and the update counts any depth that does (update_cell, kernels.hpp).
+KOKKOS_INLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real sqrt_g, Real eps_h,
+                                             Fluct& dm, Fluct& dp) {
+  const int kind = resolve_wet_dry(L, R, eps_h);
+  if (kind == EdgeDry) {
+    dm = Fluct{0, 0, 0, 0};
+    dp = Fluct{0, 0, 0, 0};
+    return;
+  }
+  // Roe averages.
+  const Real rs = Real(1) / (L.sh + R.sh);
+  const Real un = (L.sh * L.un + R.sh * R.un) * rs;
+  const Real ut = (L.sh * L.ut + R.sh * R.ut) * rs;
+  const Real c = (L.sh * L.c + R.sh * R.c) * rs;
+  const Real a2 = g * Real(0.5) * (L.h + R.h);
+  const Real a = shwa::sqrt(a2);
+  const Real l1 = un - a;
+  const Real l3 = un + a;
+
+  // Jumps of the flux components.
+  const Real qnL = L.h * L.un, qnR = R.h * R.un;
+  const Real dh = R.h - L.h;
+  const Real deta = (R.h - R.H) - (L.h - L.H);
+  const Real dqn = qnR - qnL;
+  const Real bt = qnR * R.ut - qnL * L.ut;
+  const Real b4 = qnR * R.c - qnL * L.c;
+
+  // Projections of B on r1, r3 (acoustic), r2 (shear), r4 (pollutant). With alpha the flat-bottom
+  // state-jump strengths and s = a~ dH / 2 the bathymetry part:
+  //   beta1 = l1 alpha1 + s = (un^2 dh - a^2 deta - (un - a) dqn) / (2a)
+  //   beta3 = l3 alpha3 - s = ((un + a) dqn - un^2 dh + a^2 deta) / (2a)
+  const Real r2a = Real(0.5) / a;
+  const Real un2dh = un * un * dh;
+  const Real beta1 = (un2dh - a2 * deta - l1 * dqn) * r2a;
+  const Real beta3 = (l3 * dqn - un2dh + a2 * deta) * r2a;
+  const Real beta2 = bt - ut * dqn;
+  const Real beta4 = b4 - c * dqn;
+
+  Real w1 = left_share(l1) * beta1;
+  Real w3 = left_share(l3) * beta3;
+  // Harten-Hyman entropy fix on the acoustic fields.
+  {
+    const Real aL = sqrt_g * L.sh, aR = sqrt_g * R.sh;
+    const Real l1L = L.un - aL, l1R = R.un - aR;
+    const Real l3L = L.un + aL, l3R = R.un + aR;
+    if (l1L < Real(0) && l1R > Real(0)) {
+      const Real alpha1 = ((un + a) * dh - dqn) * r2a;
+      const Real s = beta1 - l1 * alpha1;  // bathymetry part of beta1
+      w1 = l1L * (l1R - l1) / (l1R - l1L) * alpha1 + left_share(l1) * s;
+    }
+    if (l3L < Real(0) && l3R > Real(0)) {
+      const Real alpha3 = (dqn - (un - a) * dh) * r2a;
+      const Real s = beta3 - l3 * alpha3;
+      w3 = l3L * (l3R - l3) / (l3R - l3L) * alpha3 + left_share(l3) * s;
+    }
+  }
+  const Real w2 = left_share(un) * beta2;
+  const Real w4 = left_share(un) * beta4;
+
+  dm.h = w1 + w3;
+  dm.qn = w1 * l1 + w3 * l3;
+  dm.qt = dm.h * ut + w2;
+  dm.hc = dm.h * c + w4;
+
+  const Real p1 = beta1 - w1, p3 = beta3 - w3;
+  dp.h = p1 + p3;
+  dp.qn = p1 * l1 + p3 * l3;
+  dp.qt = dp.h * ut + (beta2 - w2);
+  dp.hc = dp.h * c + (beta4 - w4);
+
+  if (kind == EdgeWallRight) {
+    dp = Fluct{0, 0, 0, 0};
+  } else if (kind == EdgeWallLeft) {
+    dm = Fluct{0, 0, 0, 0};
+  } else {
+    const Real F = qnL + dm.h;  // mass flux L -> R
+    const Real Fmax = (F > Real(0) ? L.h : R.h) * (shwa::abs(un) + a);
+    if (shwa::abs(F) > Fmax) {
+      // Scale the interface fluxes seen from each side, F_L + D- and F_R - D+, by theta: mass and
+      // pollutant stay conservative (the two agree), and the momentum handed over shrinks with
+      // the mass, so the film that receives it does not get an arbitrary velocity.
+      const Real theta = Fmax / shwa::abs(F), s = Real(1) - theta;
+      const Real pL = Real(0.5) * g * L.h * L.h, pR = Real(0.5) * g * R.h * R.h;
+      dm = Fluct{theta * dm.h - s * qnL, theta * dm.qn - s * (qnL * L.un + pL),
+                 theta * dm.qt - s * qnL * L.ut, theta * dm.hc - s * qnL * L.c};
+      dp = Fluct{theta * dp.h + s * qnR, theta * dp.qn + s * (qnR * R.un + pR),
+                 theta * dp.qt + s * qnR * R.ut, theta * dp.hc + s * qnR * R.c};
+    }
+  }
+}
+
+/// The edge's wave-speed bound |un~| + a~ used by the CFL condition (SPEC section 3), with the same
+/// wet/dry treatment as the flux. Zero between two dry cells.
+KOKKOS_INLINE_FUNCTION Real edge_speed(Prim L, Prim R, Real g, Real eps_h) {
+  if (resolve_wet_dry(L, R, eps_h) == EdgeDry) return Real(0);
+  const Real un = (L.sh * L.un + R.sh * R.un) / (L.sh + R.sh);
+  return shwa::abs(un) + shwa::sqrt(g * Real(0.5) * (L.h + R.h));
+}
+
+}  // namespace shwa

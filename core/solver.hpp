@@ -1,0 +1,172 @@
+// shwa/core/solver.hpp — one block's solver: its fields, its boundary conditions, its time loop.
+//
+// A step (SPEC section 6):
+//   0. every k-th step (k = the ghost width), the Exchanger refreshes the halos that face other
+//      blocks; in between, the block also updates its halo cells, the valid region shrinking by one
+//      cell a step ("ghost cell expansion", SPEC section 7);
+//   1. the physical sides' ghost layers are filled from the boundary conditions;
+//   2. dt = min over all blocks of the CFL step of the owned cells (parallel_reduce + min_all),
+//      clipped so the run lands exactly on the requested time;
+//   3. the flux + update kernel writes W^{n+1} into the second set of Views, which are then swapped.
+#pragma once
+
+#include "boundary.hpp"
+#include "fields.hpp"
+#include "grid.hpp"
+#include "halo.hpp"
+#include "kernels.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace shwa {
+
+enum class Variant { Recompute, Decoupled };
+
+inline const char* to_string(Variant v) { return v == Variant::Recompute ? "recompute" : "decoupled"; }
+
+struct SolverParams {
+  double g = 9.81;
+  double cfl = 0.9;       // 0 < CFL <= 1
+  double eps_h = 1e-4;    // dry below this depth [m]
+  double manning = 0.0;   // Manning's n where no per-cell field is set [s m^(-1/3)]
+  Variant variant = Variant::Decoupled;
+  Tiling tiling;
+
+  void validate() const {
+    auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
+    if (!(g > 0)) fail("g must be positive");
+    if (!(cfl > 0 && cfl <= 1)) fail("cfl must lie in (0, 1], got " + std::to_string(cfl));
+    if (!(eps_h > 0)) fail("eps_h must be positive");
+    if (!(manning >= 0)) fail("manning must not be negative");
+    if (tiling.tx < 1 || tiling.ty < 1 || tiling.tx * tiling.ty > 1024)
+      fail("tile size must be at least 1 x 1 and at most 1024 cells");
+  }
+};
+
+template <class E>
+class Solver {
+ public:
+  using exec_space = E;
+
+  Solver(const Grid& grid, const SolverParams& params, Boundaries bc = Boundaries{})
+      : grid_(grid), params_(params), bc_(grid, std::move(bc)), cur_("W", grid), next_("Wnext", grid),
+        H_("H", grid.ny_padded(), grid.nx_padded()) {
+    params_.validate();
+    if (grid.nx < 1 || grid.ny < 1 || grid.ng < 1)
+      throw std::invalid_argument("grid needs at least one cell and one ghost layer");
+    if (!(grid.dx > 0 && grid.dy > 0)) throw std::invalid_argument("dx and dy must be positive");
+    k_.g = Real(params.g);
+    k_.sqrt_g = Real(std::sqrt(params.g));
+    k_.eps_h = Real(params.eps_h);
+    k_.gn2 = Real(params.g * params.manning * params.manning);
+    k_.dx = Real(grid.dx);
+    k_.dy = Real(grid.dy);
+  }
+
+  const Grid& grid() const { return grid_; }
+  const SolverParams& params() const { return params_; }
+  const Boundaries& boundaries() const { return bc_.boundaries(); }
+  /// W^n. Its owned cells are the state; its ghosts are refreshed by the step.
+  const Conserved<E>& state() const { return cur_; }
+  /// Bottom depth below the reference level (positive down), with ghost layers.
+  const Field<E>& bathymetry() const { return H_; }
+  double time() const { return time_; }
+  long steps() const { return steps_; }
+  void set_time(double t, long steps = 0) { time_ = t, steps_ = steps; }
+
+  /// Per-cell Manning coefficient n (padded like the fields); replaces params.manning.
+  void set_manning(const Field<E>& n) {
+    gn2_ = Field<E>("gn2", grid_.ny_padded(), grid_.nx_padded());
+    const Real g = Real(params_.g);
+    auto gn2 = gn2_;
+    Kokkos::parallel_for(
+        "shwa::set_manning",
+        Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {grid_.ny_padded(), grid_.nx_padded()}),
+        KOKKOS_LAMBDA(int j, int i) { gn2(j, i) = g * n(j, i) * n(j, i); });
+  }
+
+  /// Call once after the owned cells of the bathymetry (and Manning field) are set: fills their
+  /// ghosts, and the conserved fields' ghosts, so the first step and the diagnostics see them.
+  void finalize_setup(Exchanger<E>& ex) {
+    ex.exchange_field(H_);
+    bc_.template fill_static<E>(H_);
+    if (gn2_.extent(0) > 0) {
+      ex.exchange_field(gn2_);
+      bc_.template fill_static<E>(gn2_);
+    }
+    ex.exchange(cur_);
+    bc_.template fill<E>(cur_, H_, time_, k_.g, k_.eps_h);
+    since_exchange_ = 0;
+  }
+
+  /// The CFL step of the cells of `box` (no clipping, no reduction across blocks).
+  Real local_dt(const Box& box) const {
+    return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling);
+  }
+
+  /// W^{n+1} over `box` from W^n, with the run's kernel variant.
+  void update(const Box& box, Real dt) {
+    if (params_.variant == Variant::Recompute)
+      flux_update_recompute(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_);
+    else
+      flux_update_decoupled(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_);
+  }
+
+  void swap() { std::swap(cur_, next_); }
+
+  /// Water volume [m^3] added by setting negative depths to zero since the start (this block).
+  double clipped_volume() const {
+    double v = 0;
+    Kokkos::deep_copy(v, clipped_);
+    return v * grid_.dx * grid_.dy;
+  }
+
+  /// Fills the physical sides' ghost layers at the current time.
+  void fill_boundaries() { bc_.template fill<E>(cur_, H_, time_, k_.g, k_.eps_h); }
+
+  /// One step, never past t_stop. Returns the dt taken.
+  double step(double t_stop, Exchanger<E>& ex) {
+    const int k = grid_.ng;
+    if (since_exchange_ >= k) {
+      ex.exchange(cur_);
+      since_exchange_ = 0;
+    }
+    fill_boundaries();
+    double dt = ex.min_all(double(local_dt(grid_.owned())));
+    if (!(dt > 0)) throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
+    const double left = t_stop - time_;
+    const bool last = dt >= left;
+    if (last) dt = left;
+    update(grid_.grown_inner(k - 1 - since_exchange_), Real(dt));
+    swap();
+    ++since_exchange_;
+    ++steps_;
+    time_ = last ? t_stop : time_ + dt;
+    return dt;
+  }
+
+  /// Steps until t_stop.
+  void advance_to(double t_stop, Exchanger<E>& ex) {
+    while (time_ < t_stop) step(t_stop, ex);
+  }
+
+  /// Marks the halos stale (after the owned cells were changed from outside, e.g. a restart).
+  void invalidate_halos() { since_exchange_ = grid_.ng; }
+
+ private:
+  Grid grid_;
+  SolverParams params_;
+  BoundaryFiller bc_;
+  StepConstants k_;
+  Conserved<E> cur_, next_;
+  Field<E> H_, gn2_;
+  ClipCounter<E> clipped_{"clipped"};
+  double time_ = 0;
+  long steps_ = 0;
+  int since_exchange_ = 0;
+};
+
+}  // namespace shwa

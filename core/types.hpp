@@ -1,0 +1,58 @@
+// shwa/core/types.hpp — every type the kernels use, named once.
+//
+// Fields are 2D Kokkos Views indexed (j, i) with LayoutRight, so i (x, east) is the fastest index.
+// j grows northwards: row j = 0 is the southern edge of the block. Every field carries `ng` ghost
+// layers on each side; kernels work in these padded ("storage") indices, owned cells are
+// [ng, ng+nx) x [ng, ng+ny).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace shwa {
+
+#ifdef SHWA_USE_FLOAT
+using Real = float;
+#else
+using Real = double;
+#endif
+
+/// A field of one execution space's memory: (j, i), i fastest.
+template <class ExecSpace>
+using Field = Kokkos::View<Real**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
+
+/// Team scratch (shared memory on GPUs), flat.
+template <class ExecSpace>
+using ScratchArray = Kokkos::View<Real*, typename ExecSpace::scratch_memory_space,
+                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+using DefaultExec = Kokkos::DefaultExecutionSpace;
+using HostExec = Kokkos::DefaultHostExecutionSpace;
+
+/// True when ExecSpace runs on the host (Serial, OpenMP, Threads): kernels then use one thread a
+/// team and loop over the tile, instead of one thread a cell.
+template <class ExecSpace>
+constexpr bool is_host_space() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecSpace::memory_space>::accessible;
+}
+
+/// A half-open rectangle of cells in storage indices: [i0, i1) x [j0, j1).
+struct Box {
+  int i0 = 0, i1 = 0, j0 = 0, j1 = 0;
+  KOKKOS_INLINE_FUNCTION int nx() const { return i1 - i0; }
+  KOKKOS_INLINE_FUNCTION int ny() const { return j1 - j0; }
+  KOKKOS_INLINE_FUNCTION bool empty() const { return i1 <= i0 || j1 <= j0; }
+  KOKKOS_INLINE_FUNCTION std::int64_t size() const {
+    return empty() ? 0 : std::int64_t(nx()) * std::int64_t(ny());
+  }
+  /// Grown by d cells on every side (d may be negative).
+  Box grown(int d) const { return Box{i0 - d, i1 + d, j0 - d, j1 + d}; }
+};
+
+/// The four sides of a block, in the order every per-side array uses.
+enum Side : int { West = 0, East = 1, South = 2, North = 3 };
+constexpr int kNumSides = 4;
+
+}  // namespace shwa

@@ -1,0 +1,72 @@
+// Test helpers: build a single-block solver for a case, run it, read its fields back.
+#pragma once
+
+#include "diagnostics.hpp"
+#include "exact.hpp"
+#include "init.hpp"
+#include "solver.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace shwa::test {
+
+/// A test case: a grid, an initial condition, boundary conditions.
+struct Case {
+  Grid grid;
+  std::function<void(double, double, CellInit&)> init;
+  Boundaries bc = Boundaries::all(BcType::Wall);
+};
+
+/// The owned cells of W and H on the host.
+struct HostState {
+  int nx = 0, ny = 0;
+  std::vector<double> h, qx, qy, hc, H;
+  double at(const std::vector<double>& f, int i, int j) const { return f[size_t(j) * nx + i]; }
+};
+
+template <class E>
+HostState read_back(const Solver<E>& s) {
+  HostState r;
+  r.nx = s.grid().nx;
+  r.ny = s.grid().ny;
+  r.h = owned_to_host(s.state().h, s.grid());
+  r.qx = owned_to_host(s.state().qx, s.grid());
+  r.qy = owned_to_host(s.state().qy, s.grid());
+  r.hc = owned_to_host(s.state().hc, s.grid());
+  r.H = owned_to_host(s.bathymetry(), s.grid());
+  return r;
+}
+
+/// Runs a case to t_end (or for max_steps steps when given) on execution space E.
+template <class E>
+HostState run(const Case& c, const SolverParams& p, double t_end, long max_steps = -1) {
+  SingleBlock<E> ex;
+  Solver<E> s(c.grid, p, c.bc);
+  initialize(s, ex, c.init);
+  if (max_steps < 0)
+    s.advance_to(t_end, ex);
+  else
+    while (s.steps() < max_steps) s.step(1e300, ex);
+  return read_back(s);
+}
+
+/// max |a - b| / max(|b|, floor) over two equally sized fields.
+inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b,
+                           double floor = 1e-300) {
+  REQUIRE(a.size() == b.size());
+  double m = 0, s = floor;
+  for (size_t k = 0; k < a.size(); ++k) {
+    m = std::max(m, std::abs(a[k] - b[k]));
+    s = std::max(s, std::abs(b[k]));
+  }
+  return m / s;
+}
+
+/// A 1D problem along x on an nx x 2 strip with walls north and south.
+inline Grid strip(int nx, double length) { return Grid::single(nx, 2, length / nx, length / nx); }
+
+}  // namespace shwa::test
