@@ -147,7 +147,8 @@ class BoundaryFiller {
       if (grid_.physical[side]) fill_static_side<E>(f, side, side_at(side, 0.0));
   }
 
- private:
+ // The kernels below are public only because CUDA's extended lambdas may not live in private
+ // member functions.
   // Storage indices of ghost layer m of a side, of its mirror and of the first interior layer, for
   // the cell at position p along the side.
   struct Geometry {
@@ -240,6 +241,7 @@ class BoundaryFiller {
         });
   }
 
+ private:
   Grid grid_;
   Boundaries bc_;
 };

@@ -42,7 +42,7 @@ class Diagnostics {
                  double(KokkosBlas::nrminf(a_))};
   }
 
- private:
+  /// Copies the owned cells of f into v (public: CUDA lambdas may not live in private members).
   void pack(const Field<E>& f, const Vec& v) const {
     const int nx = g_.nx, ng = g_.ng;
     Kokkos::parallel_for(
@@ -51,6 +51,7 @@ class Diagnostics {
         });
   }
 
+ private:
   Grid g_;
   Vec a_, b_;
 };

@@ -121,7 +121,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
         const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
         const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
         const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
-        Real tmin = std::numeric_limits<Real>::max();
+        Real tmin = Kokkos::reduction_identity<Real>::min();
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(m, TX * TY),
             [&](const int t, Real& v) {

@@ -17,7 +17,7 @@ prefix=$deps/install/$backend
 jobs=${SHWA_JOBS:-$(nproc)}
 [ -d "$src/kokkos" ] || { echo "shwa: no Kokkos sources in $src: run scripts/fetch-kokkos.sh first" >&2; exit 1; }
 
-common=(-DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF -DBUILD_SHARED_LIBS=OFF
+common=(-DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF -DBUILD_SHARED_LIBS=OFF -DCMAKE_POLICY_VERSION_MINIMUM=3.5
         -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF)
 case $backend in
   openmp) opts=(-DCMAKE_BUILD_TYPE=Release -DKokkos_ENABLE_OPENMP=ON) ;;

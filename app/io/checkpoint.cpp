@@ -1,0 +1,193 @@
+#include "io/checkpoint.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "io/atomic_file.hpp"
+#include "io/error.hpp"
+#include "io/text.hpp"
+
+namespace shwa::io {
+
+// Values are copied as they lie in memory; the format is little-endian.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the checkpoint format assumes a little-endian host");
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'H', 'W', 'A', 'C', 'K', 'P', 'T'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kPreamble = sizeof kMagic + 4 + 8;  // magic, version, payload size
+
+class Writer {
+ public:
+  template <class T>
+  void put(T x) {
+    static_assert(std::is_arithmetic_v<T>);
+    bytes(&x, sizeof x);
+  }
+  void put(const std::string& s) {
+    put(static_cast<std::uint32_t>(s.size()));
+    bytes(s.data(), s.size());
+  }
+  void bytes(const void* p, std::size_t n) {
+    if (n > 0) out.append(static_cast<const char*>(p), n);
+  }
+  std::string out;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& data, std::size_t pos, std::size_t end, const std::string& path)
+      : data_(data), pos_(pos), end_(end), path_(path) {}
+
+  template <class T>
+  T get() {
+    T x;
+    std::memcpy(&x, take(sizeof x), sizeof x);
+    return x;
+  }
+  std::string get_string() {
+    const auto n = get<std::uint32_t>();
+    return std::string(take(n), n);
+  }
+  const char* take(std::size_t n) {
+    // The checksum matched, so running past the end means a writer bug or a forged file.
+    if (n > end_ - pos_) throw InputError(path_ + ": corrupted checkpoint: a record runs past the end");
+    const char* p = data_.data() + pos_;
+    pos_ += n;
+    return p;
+  }
+  bool at_end() const { return pos_ == end_; }
+
+ private:
+  const std::string& data_;
+  std::size_t pos_, end_;
+  const std::string& path_;
+};
+
+std::uint32_t crc32_of(const std::string& data, std::size_t n) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  const auto* p = reinterpret_cast<const Bytef*>(data.data());
+  // zlib takes lengths as uInt: feed large buffers in pieces.
+  while (n > 0) {
+    const uInt chunk = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
+    crc = crc32(crc, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+template <class T>
+const std::vector<T>& array_of(const Checkpoint& c, const std::string& name, const char* kind) {
+  const auto it = c.arrays.find(name);
+  if (it == c.arrays.end()) throw InputError("checkpoint has no array " + quote(name));
+  if (!std::holds_alternative<std::vector<T>>(it->second))
+    throw InputError("checkpoint array " + quote(name) + " is not of " + kind);
+  return std::get<std::vector<T>>(it->second);
+}
+
+}  // namespace
+
+const std::vector<double>& Checkpoint::doubles(const std::string& name) const {
+  return array_of<double>(*this, name, "doubles");
+}
+
+const std::vector<float>& Checkpoint::floats(const std::string& name) const {
+  return array_of<float>(*this, name, "floats");
+}
+
+void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  Writer w;
+  w.bytes(kMagic, sizeof kMagic);
+  w.put(kVersion);
+  w.put(std::uint64_t{0});  // payload size, filled in below
+  w.put(static_cast<std::uint32_t>(c.precision));
+  w.put(static_cast<std::int32_t>(c.nx));
+  w.put(static_cast<std::int32_t>(c.ny));
+  w.put(c.time);
+  w.put(c.step);
+  w.put(static_cast<std::uint32_t>(c.metadata.size()));
+  for (const auto& [k, v] : c.metadata) {
+    w.put(k);
+    w.put(v);
+  }
+  w.put(static_cast<std::uint32_t>(c.arrays.size()));
+  for (const auto& [name, array] : c.arrays) {
+    w.put(name);
+    std::visit(
+        [&](const auto& values) {
+          using T = typename std::decay_t<decltype(values)>::value_type;
+          w.put(static_cast<std::uint8_t>(sizeof(T)));
+          w.put(static_cast<std::uint64_t>(values.size()));
+          w.bytes(values.data(), values.size() * sizeof(T));
+        },
+        array);
+  }
+  const std::uint64_t payload = w.out.size() - kPreamble;
+  std::memcpy(&w.out[sizeof kMagic + 4], &payload, sizeof payload);
+  w.put(crc32_of(w.out, w.out.size()));
+
+  AtomicFile f(path);
+  f.write(w.out);
+  f.commit(/*durable=*/true);
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  const std::string data = read_text_file(path);
+  const auto bad = [&](const std::string& why) { return InputError(path + ": " + why); };
+  if (data.size() < kPreamble || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
+    throw bad(data.size() < sizeof kMagic ? "not a shwa checkpoint (too short)" : "not a shwa checkpoint (bad magic)");
+  Reader head(data, sizeof kMagic, kPreamble, path);
+  const auto version = head.get<std::uint32_t>();
+  if (version != kVersion)
+    throw bad("checkpoint format version " + std::to_string(version) + ", this shwa reads version " +
+              std::to_string(kVersion));
+  const auto payload = head.get<std::uint64_t>();
+  const std::uint64_t expected = payload > std::numeric_limits<std::uint64_t>::max() - kPreamble - 4
+                                     ? std::numeric_limits<std::uint64_t>::max()
+                                     : kPreamble + payload + 4;
+  if (data.size() != expected)
+    throw bad(std::string(data.size() < expected ? "truncated" : "corrupted") + " checkpoint: " +
+              std::to_string(data.size()) + " bytes, expected " + std::to_string(expected));
+  std::uint32_t stored = 0;
+  std::memcpy(&stored, data.data() + data.size() - 4, 4);
+  if (crc32_of(data, data.size() - 4) != stored) throw bad("corrupted checkpoint: checksum mismatch");
+
+  Reader r(data, kPreamble, data.size() - 4, path);
+  Checkpoint c;
+  c.precision = static_cast<int>(r.get<std::uint32_t>());
+  c.nx = r.get<std::int32_t>();
+  c.ny = r.get<std::int32_t>();
+  c.time = r.get<double>();
+  c.step = r.get<std::int64_t>();
+  for (auto n = r.get<std::uint32_t>(); n > 0; --n) {
+    std::string key = r.get_string();
+    c.metadata[key] = r.get_string();
+  }
+  for (auto n = r.get<std::uint32_t>(); n > 0; --n) {
+    std::string name = r.get_string();
+    const auto width = r.get<std::uint8_t>();
+    const auto count = r.get<std::uint64_t>();
+    if ((width != 4 && width != 8) || count > data.size() / width)
+      throw bad("corrupted checkpoint: array " + quote(name) + " has a bad header");
+    const char* p = r.take(count * width);
+    if (width == 8) {
+      std::vector<double> v(count);
+      if (count > 0) std::memcpy(v.data(), p, count * 8);
+      c.arrays[name] = std::move(v);
+    } else {
+      std::vector<float> v(count);
+      if (count > 0) std::memcpy(v.data(), p, count * 4);
+      c.arrays[name] = std::move(v);
+    }
+  }
+  if (!r.at_end()) throw bad("corrupted checkpoint: unexpected data after the arrays");
+  return c;
+}
+
+}  // namespace shwa::io

@@ -1,0 +1,40 @@
+#pragma once
+// Checkpoints for restarting a run: the grid size, time, step and free-form metadata, and named
+// arrays of doubles or floats, in one binary file:
+//
+//   "SHWACKPT"  u32 version  u64 payload size    (the payload, little-endian:)
+//   u32 precision  i32 nx  i32 ny  f64 time  i64 step
+//   u32 n_meta   { string key, string value }      strings are u32 length + bytes
+//   u32 n_arrays { string name, u8 bytes per value (4 or 8), u64 count, values }
+//   u32 CRC-32 (zlib) of everything before it
+//
+// The file is written atomically and fsync'ed, so a kill leaves either the previous checkpoint
+// or the new one. The reader refuses a truncated, corrupted or foreign file with an InputError
+// naming it.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace shwa::io {
+
+struct Checkpoint {
+  int precision = 8;  // bytes of the run's floating-point type, so a restart can check it
+  int nx = 0, ny = 0;
+  double time = 0;
+  std::int64_t step = 0;
+  std::map<std::string, std::string> metadata;
+  std::map<std::string, std::variant<std::vector<double>, std::vector<float>>> arrays;
+
+  // The array `name`; throws InputError "checkpoint has no array 'name'" or "... is not of
+  // doubles/floats".
+  const std::vector<double>& doubles(const std::string& name) const;
+  const std::vector<float>& floats(const std::string& name) const;
+};
+
+void write_checkpoint(const std::string& path, const Checkpoint& c);
+Checkpoint read_checkpoint(const std::string& path);
+
+}  // namespace shwa::io

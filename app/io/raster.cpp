@@ -1,0 +1,238 @@
+#include "io/raster.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include "io/atomic_file.hpp"
+#include "io/text.hpp"
+
+namespace shwa::io {
+
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::vector<std::string_view> split_blanks(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !is_blank(line[i])) ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+// A token for a message: quoted, and cut short if it is long.
+std::string shown(std::string_view token) {
+  return quote(token.size() > 40 ? std::string(token.substr(0, 37)) + "..." : std::string(token));
+}
+
+const std::vector<std::string> kHeaderKeys = {"ncols",     "nrows",     "xllcorner", "xllcenter", "yllcorner",
+                                              "yllcenter", "cellsize",  "dx",        "dy",        "nodata_value"};
+
+struct HeaderValue {
+  std::string text;
+  int line;
+};
+
+// Reads the header lines, and returns the offset in `text` of the first data line.
+class HeaderReader {
+ public:
+  HeaderReader(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+
+  std::size_t read() {
+    std::size_t pos = 0;
+    while (pos < text_.size()) {
+      const std::size_t end = std::min(text_.find('\n', pos), text_.size());
+      const auto tokens = split_blanks(text_.substr(pos, end - pos));
+      if (!tokens.empty()) {
+        if (parse_double(tokens[0])) break;  // the first value
+        add(tokens);
+      }
+      pos = end + 1;
+      ++line_;
+    }
+    data_line_ = line_;
+    return std::min(pos, text_.size());
+  }
+
+  int data_line() const { return data_line_; }
+  int line(const std::string& key) const { return get(key).line; }
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+
+  [[noreturn]] void fail(int line, const std::string& msg) const {
+    throw InputError(name_ + ":" + std::to_string(line) + ": " + msg);
+  }
+
+  int positive_int(const std::string& key) const {
+    const HeaderValue& hv = get(key);
+    const auto x = parse_int(hv.text);
+    if (!x || *x <= 0 || *x > INT_MAX)
+      fail(hv.line, key + ": expected a positive integer, got " + shown(hv.text));
+    return static_cast<int>(*x);
+  }
+
+  double number(const std::string& key, bool positive) const {
+    const HeaderValue& hv = get(key);
+    const auto x = parse_double(hv.text);
+    if (!x || !std::isfinite(*x) || (positive && *x <= 0))
+      fail(hv.line, key + ": expected a " + (positive ? "positive" : "finite") + " number, got " + shown(hv.text));
+    return *x;
+  }
+
+  // Exactly one of two alternative keys (xllcorner / xllcenter); returns the one given.
+  std::string one_of(const std::string& a, const std::string& b) const {
+    if (has(a) && has(b)) fail(std::max(get(a).line, get(b).line), "both " + a + " and " + b + " given");
+    if (!has(a) && !has(b)) fail(data_line_, "malformed header: missing " + a + " (or " + b + ")");
+    return has(a) ? a : b;
+  }
+
+ private:
+  const HeaderValue& get(const std::string& key) const {
+    const auto it = values_.find(key);
+    if (it == values_.end()) fail(data_line_, "malformed header: missing " + key);
+    return it->second;
+  }
+
+  void add(const std::vector<std::string_view>& tokens) {
+    const std::string key = to_lower(tokens[0]);
+    if (std::find(kHeaderKeys.begin(), kHeaderKeys.end(), key) == kHeaderKeys.end()) {
+      // A misspelt key, or after a header a garbled first value.
+      const std::string guess = closest_match(key, kHeaderKeys);
+      if (!guess.empty()) fail(line_, "malformed header: unknown key " + shown(tokens[0]) + "; did you mean '" + guess + "'?");
+      if (!values_.empty()) fail(line_, shown(tokens[0]) + " is not a number");
+      fail(line_, "malformed header: unknown key " + shown(tokens[0]));
+    }
+    if (tokens.size() < 2) fail(line_, key + ": missing value");
+    if (tokens.size() > 2) fail(line_, key + ": unexpected text after the value: " + shown(tokens[2]));
+    const auto it = values_.find(key);
+    if (it != values_.end())
+      fail(line_, "duplicate header key " + key + " (first given on line " + std::to_string(it->second.line) + ")");
+    values_[key] = {std::string(tokens[1]), line_};
+  }
+
+  std::string_view text_;
+  const std::string& name_;
+  std::map<std::string, HeaderValue> values_;
+  int line_ = 1;
+  int data_line_ = 1;
+};
+
+}  // namespace
+
+Raster parse_esri_ascii(std::string_view text, const std::string& name) {
+  HeaderReader header(text, name);
+  std::size_t pos = header.read();
+
+  Raster r;
+  r.nx = header.positive_int("ncols");
+  r.ny = header.positive_int("nrows");
+  if (header.has("cellsize")) {
+    if (header.has("dx") || header.has("dy"))
+      header.fail(std::max(header.line("cellsize"), header.line(header.has("dx") ? "dx" : "dy")),
+                  "both cellsize and dx/dy given");
+    r.dx = r.dy = header.number("cellsize", true);
+  } else if (header.has("dx") || header.has("dy")) {
+    r.dx = header.number("dx", true);
+    r.dy = header.number("dy", true);
+  } else {
+    header.fail(header.data_line(), "malformed header: missing cellsize (or dx and dy)");
+  }
+  const std::string xkey = header.one_of("xllcorner", "xllcenter");
+  const std::string ykey = header.one_of("yllcorner", "yllcenter");
+  r.x0 = header.number(xkey, false) - (xkey == "xllcenter" ? r.dx / 2 : 0);
+  r.y0 = header.number(ykey, false) - (ykey == "yllcenter" ? r.dy / 2 : 0);
+  std::optional<double> nodata;
+  if (header.has("nodata_value")) nodata = header.number("nodata_value", false);
+
+  const std::size_t expected = static_cast<std::size_t>(r.nx) * static_cast<std::size_t>(r.ny);
+  const auto count_text = [&] {
+    return std::to_string(expected) + " (" + std::to_string(r.ny) + " rows of " + std::to_string(r.nx) + ")";
+  };
+  // Never trust the header for the allocation: a short file claiming 1e9 x 1e9 cells is an
+  // error to report, not an allocation to attempt.
+  r.v.reserve(std::min(expected, text.size() / 2 + 1));
+  int line = header.data_line();
+  while (pos < text.size()) {
+    if (text[pos] == '\n') {
+      ++line;
+      ++pos;
+      continue;
+    }
+    if (is_blank(text[pos])) {
+      ++pos;
+      continue;
+    }
+    std::size_t end = pos;
+    while (end < text.size() && text[end] != '\n' && !is_blank(text[end])) ++end;
+    const std::string_view token = text.substr(pos, end - pos);
+    pos = end;
+    const auto x = parse_double(token);
+    if (!x) throw InputError(name + ":" + std::to_string(line) + ": " + shown(token) + " is not a number");
+    if (!std::isfinite(*x))
+      throw InputError(name + ":" + std::to_string(line) + ": value " + shown(token) +
+                       " is not finite (mark missing data with NODATA_value)");
+    if (r.v.size() == expected)
+      throw InputError(name + ":" + std::to_string(line) + ": too many values: expected " + count_text());
+    r.v.push_back(nodata && *x == *nodata ? std::nan("") : *x);
+  }
+  if (r.v.size() != expected)
+    throw InputError(name + ": wrong number of values: expected " + count_text() + ", got " +
+                     std::to_string(r.v.size()));
+
+  // The file lists rows north to south; j = 0 is the southern row.
+  for (int a = 0, b = r.ny - 1; a < b; ++a, --b)
+    std::swap_ranges(r.v.begin() + static_cast<std::ptrdiff_t>(a) * r.nx,
+                     r.v.begin() + static_cast<std::ptrdiff_t>(a + 1) * r.nx,
+                     r.v.begin() + static_cast<std::ptrdiff_t>(b) * r.nx);
+  return r;
+}
+
+Raster read_esri_ascii(const std::string& path) { return parse_esri_ascii(read_text_file(path), path); }
+
+void write_esri_ascii(const std::string& path, const Raster& r) {
+  if (r.v.size() != static_cast<std::size_t>(r.cells()))
+    throw std::invalid_argument("write_esri_ascii: " + path + ": raster has " + std::to_string(r.v.size()) +
+                                " values for " + std::to_string(r.nx) + " x " + std::to_string(r.ny) + " cells");
+  // A NODATA value that no real cell holds, so that NaN cells and only they read back as NaN.
+  double nodata = -9999;
+  while (std::find(r.v.begin(), r.v.end(), nodata) != r.v.end()) nodata = nodata * 10 - 9;
+
+  std::string out = "ncols " + std::to_string(r.nx) + "\nnrows " + std::to_string(r.ny) +
+                    "\nxllcorner " + format_double(r.x0) + "\nyllcorner " + format_double(r.y0) + "\n";
+  if (r.dx == r.dy) out += "cellsize " + format_double(r.dx) + "\n";
+  else out += "dx " + format_double(r.dx) + "\ndy " + format_double(r.dy) + "\n";
+  out += "NODATA_value " + format_double(nodata) + "\n";
+  for (int j = r.ny - 1; j >= 0; --j) {
+    for (int i = 0; i < r.nx; ++i) {
+      const double x = r.at(i, j);
+      if (i > 0) out += ' ';
+      out += format_double(std::isnan(x) ? nodata : x);
+    }
+    out += '\n';
+  }
+  write_file_atomically(path, out);
+}
+
+void check_same_grid(const Grid& a, const Grid& b, const std::string& name_a, const std::string& name_b) {
+  const std::string lead = "grid mismatch: " + name_a + " has ";
+  const auto pair = [](double x, double y) { return format_double(x) + " x " + format_double(y); };
+  if (a.nx != b.nx || a.ny != b.ny)
+    throw InputError(lead + std::to_string(a.nx) + " x " + std::to_string(a.ny) + " cells, " + name_b + " has " +
+                     std::to_string(b.nx) + " x " + std::to_string(b.ny));
+  const auto close_rel = [](double x, double y) { return std::abs(x - y) <= 1e-6 * std::max(std::abs(x), std::abs(y)); };
+  if (!close_rel(a.dx, b.dx) || !close_rel(a.dy, b.dy))
+    throw InputError(lead + "cells of " + pair(a.dx, a.dy) + ", " + name_b + " of " + pair(b.dx, b.dy));
+  const double tol = 1e-3 * std::min(a.dx, a.dy);
+  if (!(std::abs(a.x0 - b.x0) <= tol) || !(std::abs(a.y0 - b.y0) <= tol))
+    throw InputError(lead + "its lower-left corner at (" + format_double(a.x0) + ", " + format_double(a.y0) + "), " +
+                     name_b + " at (" + format_double(b.x0) + ", " + format_double(b.y0) + ")");
+}
+
+}  // namespace shwa::io

@@ -1,0 +1,48 @@
+#pragma once
+// Rasters on a uniform grid and the ESRI ASCII grid format (.asc) used by GIS tools.
+//
+// The ESRI header gives ncols, nrows, xllcorner or xllcenter, yllcorner or yllcenter, cellsize
+// (or dx and dy) and optionally NODATA_value (keys in any case and order); the values follow,
+// rows from north to south, separated by any whitespace.
+//
+// NODATA: a cell equal to NODATA_value is returned as NaN. A NaN or infinite value in the file
+// itself is an error, so after reading, std::isnan(v[k]) means exactly "NODATA" (shwa treats it
+// as land / a wall). The writer writes NaN cells as NODATA_value.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/error.hpp"
+#include "io/grid.hpp"
+
+namespace shwa::io {
+
+struct Raster : Grid {
+  // Row-major, index j * nx + i, j = 0 the southern row: cell (i, j) is centred at
+  // (x0 + (i + 0.5) dx, y0 + (j + 0.5) dy).
+  std::vector<double> v;
+
+  double& at(int i, int j) { return v[index(i, j)]; }
+  double at(int i, int j) const { return v[index(i, j)]; }
+  std::size_t index(int i, int j) const {
+    return static_cast<std::size_t>(j) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(i);
+  }
+};
+
+// Reads an .asc file. Throws InputError naming the file and, where it applies, the line:
+// unreadable file, malformed header, wrong number of values, non-numeric or non-finite values.
+Raster read_esri_ascii(const std::string& path);
+// The same from text in memory; `name` stands for the file name in messages.
+Raster parse_esri_ascii(std::string_view text, const std::string& name);
+
+// Writes an .asc file atomically, values in shortest round-trip form (reading it back gives the
+// same doubles). NaN cells are written as NODATA_value, -9999 unless a real value equals it.
+void write_esri_ascii(const std::string& path, const Raster& r);
+
+// Throws InputError unless a and b have the same cells: "grid mismatch: bathy.asc has 100 x 80
+// cells, manning.asc has 100 x 81". Spacings must agree to 1e-6 relative, corners to 1e-3 cells.
+void check_same_grid(const Grid& a, const Grid& b, const std::string& name_a, const std::string& name_b);
+
+}  // namespace shwa::io

@@ -1,0 +1,198 @@
+#include "io/vtk.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "io/atomic_file.hpp"
+#include "io/error.hpp"
+#include "io/text.hpp"
+
+namespace shwa::io {
+
+namespace {
+
+// The binary data is written as it lies in memory; the header says in which byte order.
+constexpr const char* kByteOrder =
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "LittleEndian" : "BigEndian";
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string xml_unescape(const std::string& s) {
+  static const std::pair<const char*, char> kEntities[] = {
+      {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    bool replaced = false;
+    for (const auto& [entity, c] : kEntities) {
+      if (s.compare(i, std::char_traits<char>::length(entity), entity) == 0) {
+        out += c;
+        i += std::char_traits<char>::length(entity);
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += s[i++];
+  }
+  return out;
+}
+
+std::string type_name(ScalarType t) { return t == ScalarType::float64 ? "Float64" : "Float32"; }
+
+// VTK extents count points: cells [i0, i1) span the points i0..i1. z is flat (0 0).
+std::string extent_text(const Extent& e) {
+  return std::to_string(e.i0) + " " + std::to_string(e.i1) + " " + std::to_string(e.j0) + " " +
+         std::to_string(e.j1) + " 0 0";
+}
+
+std::string geometry_attributes(const Grid& g) {
+  return "Origin=\"" + format_double(g.x0) + " " + format_double(g.y0) + " 0\" Spacing=\"" + format_double(g.dx) +
+         " " + format_double(g.dy) + " 1\"";
+}
+
+void check_fields(const std::vector<FieldRef>& fields, const char* who) {
+  std::set<std::string> names;
+  for (const auto& f : fields)
+    if (f.name.empty() || !names.insert(f.name).second)
+      throw std::invalid_argument(std::string(who) + ": field names must be non-empty and distinct ('" + f.name + "')");
+}
+
+void check_extent(const Grid& g, const Extent& e, const char* who) {
+  if (e.i0 < 0 || e.j0 < 0 || e.i1 > g.nx || e.j1 > g.ny || e.nx() <= 0 || e.ny() <= 0)
+    throw std::invalid_argument(std::string(who) + ": piece " + extent_text(e) + " is not inside the grid");
+}
+
+}  // namespace
+
+void write_vti(const std::string& path, const Grid& global, const Extent& piece,
+               const std::vector<FieldRef>& fields, double time) {
+  check_extent(global, piece, "write_vti");
+  check_fields(fields, "write_vti");
+  const auto cells = static_cast<std::uint64_t>(piece.nx()) * static_cast<std::uint64_t>(piece.ny());
+
+  std::string head = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"") +
+                     kByteOrder + "\" header_type=\"UInt64\">\n";
+  head += "  <ImageData WholeExtent=\"" + extent_text(piece) + "\" " + geometry_attributes(global) + ">\n";
+  head += "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">" +
+          format_double(time) + "</DataArray>\n    </FieldData>\n";
+  head += "    <Piece Extent=\"" + extent_text(piece) + "\">\n";
+  head += "      <CellData" + (fields.empty() ? std::string() : " Scalars=\"" + xml_escape(fields[0].name) + "\"") + ">\n";
+  // Each array in the appended section is its size in bytes (UInt64) followed by the values.
+  std::uint64_t offset = 0;
+  for (const auto& f : fields) {
+    head += "        <DataArray type=\"" + type_name(f.type) + "\" Name=\"" + xml_escape(f.name) +
+            "\" format=\"appended\" offset=\"" + std::to_string(offset) + "\"/>\n";
+    offset += sizeof(std::uint64_t) + cells * static_cast<std::uint64_t>(size_of(f.type));
+  }
+  head += "      </CellData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
+
+  AtomicFile out(path);
+  out.write(head);
+  for (const auto& f : fields) {
+    const std::uint64_t bytes = cells * static_cast<std::uint64_t>(size_of(f.type));
+    out.write(&bytes, sizeof bytes);
+    out.write(f.data, static_cast<std::size_t>(bytes));
+  }
+  out.write("\n  </AppendedData>\n</VTKFile>\n");
+  out.commit();
+}
+
+void write_pvti(const std::string& path, const Grid& global, const std::vector<Extent>& pieces,
+                const std::vector<std::string>& piece_files, const std::vector<FieldRef>& fields) {
+  if (pieces.size() != piece_files.size())
+    throw std::invalid_argument("write_pvti: " + std::to_string(pieces.size()) + " pieces but " +
+                                std::to_string(piece_files.size()) + " file names");
+  check_fields(fields, "write_pvti");
+  for (const auto& e : pieces) check_extent(global, e, "write_pvti");
+
+  const Extent whole{0, global.nx, 0, global.ny};
+  std::string s = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"") +
+                  kByteOrder + "\" header_type=\"UInt64\">\n";
+  s += "  <PImageData WholeExtent=\"" + extent_text(whole) + "\" GhostLevel=\"0\" " + geometry_attributes(global) + ">\n";
+  s += "    <PCellData" + (fields.empty() ? std::string() : " Scalars=\"" + xml_escape(fields[0].name) + "\"") + ">\n";
+  for (const auto& f : fields)
+    s += "      <PDataArray type=\"" + type_name(f.type) + "\" Name=\"" + xml_escape(f.name) + "\"/>\n";
+  s += "    </PCellData>\n";
+  for (std::size_t k = 0; k < pieces.size(); ++k)
+    s += "    <Piece Extent=\"" + extent_text(pieces[k]) + "\" Source=\"" + xml_escape(piece_files[k]) + "\"/>\n";
+  s += "  </PImageData>\n</VTKFile>\n";
+  write_file_atomically(path, s);
+}
+
+// ----------------------------------------------------------------------------------------------
+// PvdCollection
+
+PvdCollection::PvdCollection(std::string path) : path_(std::move(path)) {}
+
+namespace {
+
+// The value of attribute `name` in one line of a .pvd written by PvdCollection, if present.
+std::optional<std::string> attribute(const std::string& line, const std::string& name) {
+  const std::string start = " " + name + "=\"";
+  const auto a = line.find(start);
+  if (a == std::string::npos) return std::nullopt;
+  const auto b = line.find('"', a + start.size());
+  if (b == std::string::npos) return std::nullopt;
+  return xml_unescape(line.substr(a + start.size(), b - a - start.size()));
+}
+
+}  // namespace
+
+PvdCollection PvdCollection::resume(std::string path, double up_to) {
+  PvdCollection pvd(path);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return pvd;
+  const std::string text = read_text_file(path);
+  if (text.find("<VTKFile type=\"Collection\"") == std::string::npos)
+    throw InputError(path + ": not a .pvd collection (no <VTKFile type=\"Collection\">)");
+  std::size_t pos = 0;
+  int line_no = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (line.find("<DataSet") == std::string::npos) continue;
+    const auto t = attribute(line, "timestep");
+    const auto part = attribute(line, "part");
+    const auto file = attribute(line, "file");
+    const auto time = t ? parse_double(*t) : std::nullopt;
+    const auto part_no = part ? parse_int(*part) : std::nullopt;
+    if (!time || !part_no || !file || *part_no < 0 || *part_no > INT32_MAX)
+      throw InputError(path + ":" + std::to_string(line_no) + ": cannot read this DataSet entry");
+    if (*time <= up_to) pvd.entries_.push_back({*time, static_cast<int>(*part_no), *file});
+  }
+  return pvd;
+}
+
+void PvdCollection::add(double time, const std::string& file, int part) {
+  entries_.push_back({time, part, file});
+  write();
+}
+
+void PvdCollection::write() const {
+  std::string s = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"") +
+                  kByteOrder + "\">\n  <Collection>\n";
+  for (const auto& e : entries_)
+    s += "    <DataSet timestep=\"" + format_double(e.time) + "\" group=\"\" part=\"" + std::to_string(e.part) +
+         "\" file=\"" + xml_escape(e.file) + "\"/>\n";
+  s += "  </Collection>\n</VTKFile>\n";
+  write_file_atomically(path_, s);
+}
+
+}  // namespace shwa::io

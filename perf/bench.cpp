@@ -1,0 +1,169 @@
+// shwa_bench — throughput of a shwa step on one device (SPEC section 8).
+//
+// A fixed problem (a wet basin with a bumpy bottom, a moving hump of water and a pollutant patch,
+// walls) at the requested sizes, for each kernel variant and tile shape: a warm-up, then a fixed
+// number of steps timed between fences. Reported: cell updates per second, the modelled traffic of a
+// step (14 values a cell: the CFL pass reads h, qx, qy, hc, H; the update reads them and writes
+// four), the bandwidth that implies, and its percent of the bandwidth a copy kernel of the same size
+// reaches in the same process.
+#include "diagnostics.hpp"
+#include "init.hpp"
+#include "solver.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace shwa;
+using Clock = std::chrono::steady_clock;
+
+/// Sustainable bandwidth [bytes/s] of a copy between two Views of n Reals (bytes read + written),
+/// with a TeamPolicy (Kokkos 3.4's RangePolicy launch leaves half of an H200's bandwidth unused).
+double copy_bandwidth(std::int64_t n, int reps) {
+  Kokkos::View<Real*> a("copy_a", n), b("copy_b", n);
+  Kokkos::deep_copy(a, Real(1));
+  const int chunk = 4096;
+  const std::int64_t nteams = (n + chunk - 1) / chunk;
+  const int team = is_host_space<DefaultExec>() ? 1 : 256;
+  auto copy = [&]() {
+    Kokkos::parallel_for(
+        "shwa::bench_copy", Kokkos::TeamPolicy<>(nteams, team),
+        KOKKOS_LAMBDA(const Kokkos::TeamPolicy<>::member_type& m) {
+          const std::int64_t base = std::int64_t(m.league_rank()) * chunk;
+          const int len = int(n - base < chunk ? n - base : chunk);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len),
+                               [&](int k) { b(base + k) = a(base + k); });
+        });
+  };
+  copy();
+  Kokkos::fence();
+  double best = 0;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    copy();
+    Kokkos::fence();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    best = std::max(best, 2.0 * sizeof(Real) * double(n) / s);
+  }
+  return best;
+}
+
+struct Result {
+  int n;
+  std::string variant;
+  Tiling tile;
+  long steps;
+  double seconds, cups, gbs, pct;
+};
+
+Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw) {
+  SolverParams p;
+  p.variant = v;
+  p.tiling = t;
+  p.cfl = 0.9;
+  p.manning = 0.02;
+  const double L = 1000.0, dx = L / n;
+  Grid g = Grid::single(n, n, dx, dx);
+  SingleBlock<DefaultExec> ex;
+  Solver<DefaultExec> s(g, p);
+  initialize(s, ex, [&](double x, double y, CellInit& c) {
+    c.H = 10.0 + 2.0 * std::sin(x / 70.0) * std::cos(y / 90.0);
+    c.eta = 1.0 * std::exp(-((x - 400) * (x - 400) + (y - 500) * (y - 500)) / 20000.0);
+    c.u = 0.5;
+    c.c = (x > 600 && y > 600) ? 1.0 : 0.0;
+  });
+  for (int k = 0; k < warmup; ++k) s.step(1e300, ex);
+  Kokkos::fence();
+  const auto t0 = Clock::now();
+  for (int k = 0; k < steps; ++k) s.step(1e300, ex);
+  Kokkos::fence();
+  const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+  Result r;
+  r.n = n;
+  r.variant = to_string(v);
+  r.tile = t;
+  r.steps = steps;
+  r.seconds = sec;
+  r.cups = double(n) * n * steps / sec;
+  r.gbs = r.cups * 14.0 * sizeof(Real) / 1e9;
+  r.pct = 100.0 * r.gbs * 1e9 / copy_bw;
+  return r;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, sep);)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard guard(argc, argv);  // takes its --kokkos-* arguments out first
+  CLI::App app{"shwa_bench: cell updates per second of a shwa step, and percent of the copy bandwidth"};
+  std::string sizes = "1024,2048", variants = "recompute,decoupled", tiles = "32x8";
+  int steps = 50, warmup = 5;
+  std::string json;
+  app.add_option("--sizes", sizes, "comma-separated grid sizes n (n x n cells)");
+  app.add_option("--variants", variants, "comma-separated: recompute, decoupled");
+  app.add_option("--tiles", tiles, "comma-separated tile shapes TXxTY");
+  app.add_option("--steps", steps, "timed steps")->check(CLI::PositiveNumber);
+  app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
+  app.add_option("--json", json, "also write the results to this JSON file");
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<Result> results;
+  std::printf("# shwa_bench: %s, %s precision, Kokkos %d\n", DefaultExec::name(),
+              sizeof(Real) == 8 ? "double" : "single", KOKKOS_VERSION);
+  std::printf("%7s %-10s %6s %7s %10s %12s %9s %8s %9s\n", "n", "variant", "tile", "steps", "time[s]",
+              "Gcells/s", "GB/s", "copyGB/s", "%copy");
+  for (const auto& ns : split(sizes, ',')) {
+    const int n = std::stoi(ns);
+    const double bw = copy_bandwidth(std::int64_t(n) * n * 4, 10);
+    for (const auto& vs : split(variants, ',')) {
+      const Variant v = vs == "recompute" ? Variant::Recompute : Variant::Decoupled;
+      if (vs != "recompute" && vs != "decoupled") {
+        std::fprintf(stderr, "shwa_bench: unknown variant '%s'\n", vs.c_str());
+        return 2;
+      }
+      for (const auto& ts : split(tiles, ',')) {
+        const auto xy = split(ts, 'x');
+        if (xy.size() != 2) {
+          std::fprintf(stderr, "shwa_bench: tile '%s' is not TXxTY\n", ts.c_str());
+          return 2;
+        }
+        const Tiling t{std::stoi(xy[0]), std::stoi(xy[1])};
+        const Result r = run_one(n, v, t, warmup, steps, bw);
+        results.push_back(r);
+        std::printf("%7d %-10s %3dx%-2d %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,
+                    r.variant.c_str(), t.tx, t.ty, r.steps, r.seconds, r.cups / 1e9, r.gbs,
+                    bw / 1e9, r.pct);
+        std::fflush(stdout);
+      }
+    }
+  }
+  if (!json.empty()) {
+    std::ofstream f(json);
+    f << "{\n  \"space\": \"" << DefaultExec::name() << "\",\n  \"precision\": \""
+      << (sizeof(Real) == 8 ? "double" : "float") << "\",\n  \"results\": [\n";
+    for (size_t k = 0; k < results.size(); ++k) {
+      const auto& r = results[k];
+      f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx
+        << ", " << r.tile.ty << "], \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
+        << ", \"cell_updates_per_s\": " << r.cups << ", \"GBps\": " << r.gbs
+        << ", \"percent_of_copy\": " << r.pct << "}" << (k + 1 < results.size() ? "," : "") << "\n";
+    }
+    f << "  ]\n}\n";
+  }
+  return 0;
+}

@@ -1,0 +1,187 @@
+#include "io/netcdf_writer.hpp"
+
+#include <netcdf.h>
+
+#include <catch2/catch.hpp>
+
+#include "io/error.hpp"
+#include "io_test_util.hpp"
+
+using shwa::io::describe_field;
+using shwa::io::FieldRef;
+using shwa::io::NetcdfLayout;
+using shwa::io::NetcdfWriter;
+using shwa::io::ScalarType;
+using shwa::io::test::TempDir;
+
+namespace {
+
+// A NetCDF file open for reading, closed at the end of the scope.
+struct NcFile {
+  explicit NcFile(const std::string& path) { REQUIRE(nc_open(path.c_str(), NC_NOWRITE, &id) == NC_NOERR); }
+  ~NcFile() { nc_close(id); }
+  int var(const char* name) const {
+    int v = -1;
+    REQUIRE(nc_inq_varid(id, name, &v) == NC_NOERR);
+    return v;
+  }
+  std::size_t dim(const char* name) const {
+    int d = -1;
+    std::size_t len = 0;
+    REQUIRE(nc_inq_dimid(id, name, &d) == NC_NOERR);
+    REQUIRE(nc_inq_dimlen(id, d, &len) == NC_NOERR);
+    return len;
+  }
+  std::string text(int v, const char* att) const {
+    std::size_t len = 0;
+    if (nc_inq_attlen(id, v, att, &len) != NC_NOERR) return "(none)";
+    std::string s(len, '\0');
+    REQUIRE(nc_get_att_text(id, v, att, s.data()) == NC_NOERR);
+    return s;
+  }
+  std::vector<double> record(const char* name, std::size_t r, std::size_t ny, std::size_t nx) const {
+    std::vector<double> out(ny * nx);
+    const std::size_t start[3] = {r, 0, 0}, count[3] = {1, ny, nx};
+    REQUIRE(nc_get_vara_double(id, var(name), start, count, out.data()) == NC_NOERR);
+    return out;
+  }
+  std::vector<double> all(const char* name, std::size_t n) const {
+    std::vector<double> out(n);
+    REQUIRE(nc_get_var_double(id, var(name), out.data()) == NC_NOERR);
+    return out;
+  }
+  int id = -1;
+};
+
+NetcdfLayout layout(ScalarType type) {
+  NetcdfLayout l;
+  l.grid.nx = 3;
+  l.grid.ny = 2;
+  l.grid.dx = 10;
+  l.grid.dy = 20;
+  l.grid.x0 = 1000;
+  l.grid.y0 = -40;
+  l.type = type;
+  l.fields = {describe_field("h"), describe_field("u")};
+  l.static_fields = {describe_field("H")};
+  l.attributes = {{"case", "unit test"}};
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("netcdf: CF metadata and records read back equal", "[io][netcdf]") {
+  TempDir dir;
+  const std::string path = dir / "run.nc";
+  const std::vector<double> h0 = {1, 2, 3, 4, 5, 6}, u0 = {0.1, 0.2, 0.3, -1e-300, 1e300, 0};
+  const std::vector<double> h1 = {6, 5, 4, 3, 2, 1}, bottom = {9, 8, 7, 6, 5, 4};
+  {
+    NetcdfWriter w(path, layout(ScalarType::float64));
+    w.write_static({"H", bottom.data()});
+    w.append(0, {{"h", h0.data()}, {"u", u0.data()}});
+    w.append(1.0 / 3, {{"u", u0.data()}, {"h", h1.data()}});
+    CHECK(w.records() == 2);
+    CHECK_THROWS_AS(w.append(2, {{"h", h0.data()}}), std::invalid_argument);  // u missing
+    CHECK_THROWS_AS(w.append(2, {{"h", h0.data()}, {"u", u0.data()}, {"zz", u0.data()}}), std::invalid_argument);
+    w.close();
+  }
+  NcFile f(path);
+  CHECK(f.dim("time") == 2);
+  CHECK(f.dim("y") == 2);
+  CHECK(f.dim("x") == 3);
+  CHECK(f.text(NC_GLOBAL, "Conventions") == "CF-1.8");
+  CHECK(f.text(NC_GLOBAL, "case") == "unit test");
+  CHECK(f.text(f.var("x"), "axis") == "X");
+  CHECK(f.text(f.var("x"), "units") == "m");
+  CHECK(f.text(f.var("y"), "axis") == "Y");
+  CHECK(f.text(f.var("time"), "axis") == "T");
+  CHECK(f.text(f.var("time"), "units") == "s");
+  CHECK(f.text(f.var("h"), "units") == "m");
+  CHECK(f.text(f.var("h"), "long_name") == "water depth");
+  CHECK(f.text(f.var("h"), "standard_name") == "sea_floor_depth_below_sea_surface");
+  CHECK(f.text(f.var("u"), "units") == "m s-1");
+  CHECK(f.all("x", 3) == std::vector<double>{1005, 1015, 1025});
+  CHECK(f.all("y", 2) == std::vector<double>{-30, -10});
+  CHECK(f.all("time", 2) == std::vector<double>{0, 1.0 / 3});
+  CHECK(f.record("h", 0, 2, 3) == h0);
+  CHECK(f.record("u", 0, 2, 3) == u0);
+  CHECK(f.record("h", 1, 2, 3) == h1);
+  CHECK(f.all("H", 6) == bottom);
+  int dims[3] = {};
+  int ndims = 0;
+  REQUIRE(nc_inq_var(f.id, f.var("h"), nullptr, nullptr, &ndims, dims, nullptr) == NC_NOERR);
+  REQUIRE(ndims == 3);
+  char name[NC_MAX_NAME + 1];
+  const char* expected[3] = {"time", "y", "x"};
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(nc_inq_dimname(f.id, dims[k], name) == NC_NOERR);
+    CHECK(std::string(name) == expected[k]);
+  }
+}
+
+TEST_CASE("netcdf: float fields are stored as float", "[io][netcdf]") {
+  TempDir dir;
+  const std::vector<float> h = {1.5f, 2, 3, 4, 5, 6.25f}, u(6, 0.1f), bottom(6, 1);
+  NetcdfWriter w(dir / "f.nc", layout(ScalarType::float32));
+  w.write_static({"H", bottom.data()});
+  w.append(0, {{"h", h.data()}, {"u", u.data()}});
+  const std::vector<double> wrong(6);
+  CHECK_THROWS_AS(w.append(1, {{"h", wrong.data()}, {"u", u.data()}}), std::invalid_argument);
+  w.close();
+  NcFile f(dir / "f.nc");
+  nc_type type = NC_NAT;
+  REQUIRE(nc_inq_vartype(f.id, f.var("h"), &type) == NC_NOERR);
+  CHECK(type == NC_FLOAT);
+  std::vector<float> back(6);
+  REQUIRE(nc_get_var_float(f.id, f.var("u"), back.data()) == NC_NOERR);
+  CHECK(back == u);
+  CHECK(f.record("h", 0, 2, 3) == std::vector<double>{1.5, 2, 3, 4, 5, 6.25});
+}
+
+TEST_CASE("netcdf: resuming drops the records after the restart time", "[io][netcdf]") {
+  TempDir dir;
+  const std::string path = dir / "run.nc";
+  const NetcdfLayout l = layout(ScalarType::float64);
+  std::vector<double> h(6), u(6, 0), bottom(6, 3);
+  {
+    NetcdfWriter w(path, l);
+    w.write_static({"H", bottom.data()});
+    for (int r = 0; r < 4; ++r) {
+      std::fill(h.begin(), h.end(), r);
+      w.append(r * 10.0, {{"h", h.data()}, {"u", u.data()}});
+    }
+  }
+  {
+    NetcdfWriter w = NetcdfWriter::resume(path, l, 10);
+    CHECK(w.records() == 2);
+    std::fill(h.begin(), h.end(), 42);
+    w.append(15, {{"h", h.data()}, {"u", u.data()}});
+  }
+  {
+    NcFile f(path);
+    CHECK(f.all("time", 3) == std::vector<double>{0, 10, 15});
+    CHECK(f.dim("time") == 3);
+    CHECK(f.record("h", 1, 2, 3) == std::vector<double>(6, 1));
+    CHECK(f.record("h", 2, 2, 3) == std::vector<double>(6, 42));
+    CHECK(f.all("H", 6) == bottom);
+  }
+  // Nothing to drop: append in place.
+  NetcdfWriter w = NetcdfWriter::resume(path, l, 100);
+  CHECK(w.records() == 3);
+  w.close();
+  CHECK(dir.files() == std::vector<std::string>{"run.nc"});
+
+  NetcdfLayout other = l;
+  other.grid.nx = 4;
+  CHECK_THROWS_MATCHES(NetcdfWriter::resume(path, other, 10), shwa::io::InputError,
+                       Catch::Message(path + ": cannot resume: the file's grid is 3 x 2, this run's 4 x 2"));
+  other = l;
+  other.fields.push_back(describe_field("c"));
+  CHECK_THROWS_WITH(NetcdfWriter::resume(path, other, 10),
+                    path + ": cannot resume: no variable c: NetCDF: Variable not found");
+}
+
+TEST_CASE("netcdf: an unwritable place is an OutputError", "[io][netcdf]") {
+  TempDir dir;
+  CHECK_THROWS_AS(NetcdfWriter(dir / "missing/run.nc", layout(ScalarType::float64)), shwa::io::OutputError);
+}

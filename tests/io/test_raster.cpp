@@ -1,0 +1,191 @@
+#include "io/raster.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "io_test_util.hpp"
+
+using shwa::io::check_same_grid;
+using shwa::io::Grid;
+using shwa::io::InputError;
+using shwa::io::OutputError;
+using shwa::io::parse_esri_ascii;
+using shwa::io::Raster;
+using shwa::io::read_esri_ascii;
+using shwa::io::write_esri_ascii;
+using shwa::io::test::data_file;
+using shwa::io::test::TempDir;
+
+namespace {
+
+const char* kHeader = "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n";
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace
+
+TEST_CASE("raster: rows are read north to south into j = 0 south, NODATA becomes NaN", "[io][raster]") {
+  const Raster r = read_esri_ascii(data_file("small.asc"));
+  CHECK(r.nx == 4);
+  CHECK(r.ny == 3);
+  CHECK(r.dx == 10);
+  CHECK(r.dy == 10);
+  CHECK(r.x0 == 100);
+  CHECK(r.y0 == 200);
+  CHECK(r.at(0, 0) == 9);   // south-west: first value of the last file row
+  CHECK(r.at(3, 0) == 12);
+  CHECK(r.at(0, 2) == 1);   // north-west: the first value of the file
+  CHECK(r.at(3, 2) == 4);
+  CHECK(std::isnan(r.at(1, 1)));
+  CHECK(r.at(2, 1) == 7);
+  CHECK(r.xc(0) == 105);
+  CHECK(r.yc(2) == 225);
+}
+
+TEST_CASE("raster: header variants", "[io][raster]") {
+  // Centre coordinates, dx/dy, keys in any case, CRLF line ends, values wrapped over lines.
+  const Raster r = parse_esri_ascii(
+      "NCOLS 3\r\nNROWS 2\r\nXLLCENTER 5\r\nyllCenter 10\r\nDX 10\r\nDY 20\r\n1 2\r\n3 4 5\r\n6\r\n", "a.asc");
+  CHECK(r.x0 == 0);
+  CHECK(r.y0 == 0);
+  CHECK(r.dx == 10);
+  CHECK(r.dy == 20);
+  CHECK(r.v == std::vector<double>{4, 5, 6, 1, 2, 3});
+  // Without NODATA_value, -9999 is a value like any other.
+  CHECK(parse_esri_ascii(std::string(kHeader) + "-9999 1 2 3", "a.asc").at(0, 1) == -9999);
+}
+
+TEST_CASE("raster: write then read gives identical values", "[io][raster]") {
+  TempDir dir;
+  Raster r;
+  r.nx = 5;
+  r.ny = 3;
+  r.dx = 0.1;
+  r.dy = 1.0 / 3;
+  r.x0 = -1234.5678901234567;
+  r.y0 = 1e-7;
+  for (int k = 0; k < 15; ++k) r.v.push_back(std::sqrt(2.0) * k - 7.1 + 1e-300 * k);
+  r.v[4] = std::nan("");
+  r.v[7] = -9999;  // the writer must pick another NODATA value
+  r.v[8] = std::numeric_limits<double>::max();
+  r.v[9] = std::numeric_limits<double>::denorm_min();
+  write_esri_ascii(dir / "r.asc", r);
+  const Raster back = read_esri_ascii(dir / "r.asc");
+  CHECK(back.nx == r.nx);
+  CHECK(back.ny == r.ny);
+  CHECK(same_bits(back.dx, r.dx));
+  CHECK(same_bits(back.dy, r.dy));
+  CHECK(same_bits(back.x0, r.x0));
+  CHECK(same_bits(back.y0, r.y0));
+  REQUIRE(back.v.size() == r.v.size());
+  for (std::size_t k = 0; k < r.v.size(); ++k) {
+    INFO("cell " << k);
+    if (std::isnan(r.v[k])) CHECK(std::isnan(back.v[k]));
+    else CHECK(same_bits(back.v[k], r.v[k]));
+  }
+  CHECK(dir.files() == std::vector<std::string>{"r.asc"});  // no temporary file left
+}
+
+TEST_CASE("raster: the writer reports an unwritable place", "[io][raster]") {
+  TempDir dir;
+  Raster r;
+  r.nx = r.ny = 1;
+  r.dx = r.dy = 1;
+  r.v = {1};
+  CHECK_THROWS_MATCHES(write_esri_ascii(dir / "missing/r.asc", r), OutputError,
+                       Catch::Message(dir / "missing/r.asc" + ": cannot write: No such file or directory"));
+}
+
+TEST_CASE("raster: missing or unreadable file", "[io][raster]") {
+  TempDir dir;
+  CHECK_THROWS_MATCHES(read_esri_ascii(dir / "none.asc"), InputError,
+                       Catch::Message(dir / "none.asc" + ": cannot read: No such file or directory"));
+  CHECK_THROWS_MATCHES(read_esri_ascii(dir.path().string()), InputError,
+                       Catch::Message(dir.path().string() + ": cannot read: is a directory"));
+}
+
+TEST_CASE("raster: malformed headers name the line and key", "[io][raster]") {
+  const auto error = [](const std::string& text) {
+    try {
+      parse_esri_ascii(text, "b.asc");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error("ncol 2\nnrows 2\n") == "b.asc:1: malformed header: unknown key \"ncol\"; did you mean 'ncols'?");
+  CHECK(error("ncols 12O\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2") ==
+        "b.asc:1: ncols: expected a positive integer, got \"12O\"");
+  CHECK(error("ncols 0\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2") ==
+        "b.asc:1: ncols: expected a positive integer, got \"0\"");
+  CHECK(error("ncols 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2") == "b.asc:5: malformed header: missing nrows");
+  CHECK(error("ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\n1 2") ==
+        "b.asc:5: malformed header: missing cellsize (or dx and dy)");
+  CHECK(error("ncols 2\nnrows 2\nyllcorner 0\ncellsize 1\n1 2") ==
+        "b.asc:5: malformed header: missing xllcorner (or xllcenter)");
+  CHECK(error("ncols 2\nnrows 2\nxllcorner 0\nxllcenter 0\nyllcorner 0\ncellsize 1\n1 2") ==
+        "b.asc:4: both xllcorner and xllcenter given");
+  CHECK(error("ncols 2\nncols 2\n") == "b.asc:2: duplicate header key ncols (first given on line 1)");
+  CHECK(error("ncols\n") == "b.asc:1: ncols: missing value");
+  CHECK(error("ncols 2 3\n") == "b.asc:1: ncols: unexpected text after the value: \"3\"");
+  CHECK(error("ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize -1\n1 2") ==
+        "b.asc:5: cellsize: expected a positive number, got \"-1\"");
+  CHECK(error("ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\ndx 1\n1 2") ==
+        "b.asc:6: both cellsize and dx/dy given");
+  CHECK(error("ncols 2\nnrows 2\nxllcorner abc\nyllcorner 0\ncellsize 1\n1 2") ==
+        "b.asc:3: xllcorner: expected a finite number, got \"abc\"");
+  CHECK(error("") == "b.asc:1: malformed header: missing ncols");
+}
+
+TEST_CASE("raster: wrong number of values", "[io][raster]") {
+  CHECK_THROWS_MATCHES(parse_esri_ascii(std::string(kHeader) + "1 2\n3\n", "c.asc"), InputError,
+                       Catch::Message("c.asc: wrong number of values: expected 4 (2 rows of 2), got 3"));
+  CHECK_THROWS_MATCHES(parse_esri_ascii(std::string(kHeader) + "1 2\n3 4\n5\n", "c.asc"), InputError,
+                       Catch::Message("c.asc:8: too many values: expected 4 (2 rows of 2)"));
+  // A huge header over a short file is reported, not allocated.
+  CHECK_THROWS_WITH(
+      parse_esri_ascii("ncols 2000000000\nnrows 2000000000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1\n", "c.asc"),
+      "c.asc: wrong number of values: expected 4000000000000000000 (2000000000 rows of 2000000000), got 1");
+}
+
+TEST_CASE("raster: NaN and infinite values are errors", "[io][raster]") {
+  CHECK_THROWS_MATCHES(parse_esri_ascii(std::string(kHeader) + "1 2\n3 nan\n", "d.asc"), InputError,
+                       Catch::Message("d.asc:7: value \"nan\" is not finite (mark missing data with NODATA_value)"));
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 -inf\n3 4\n", "d.asc"),
+                    "d.asc:6: value \"-inf\" is not finite (mark missing data with NODATA_value)");
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 1e999\n3 4\n", "d.asc"),
+                    "d.asc:6: \"1e999\" is not a number");
+}
+
+TEST_CASE("raster: non-numeric values name their line", "[io][raster]") {
+  CHECK_THROWS_MATCHES(parse_esri_ascii(std::string(kHeader) + "1 2\n3 4x\n", "e.asc"), InputError,
+                       Catch::Message("e.asc:7: \"4x\" is not a number"));
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1,2\n3 4\n", "e.asc"), "e.asc:6: \"1,2\" is not a number");
+  // Text at the start of a line after the header is a bad value, not a header key.
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "abc 2\n3 4\n", "e.asc"), "e.asc:6: \"abc\" is not a number");
+  CHECK_THROWS_WITH(parse_esri_ascii("abc 2\n3 4\n", "e.asc"), "e.asc:1: malformed header: unknown key \"abc\"");
+}
+
+TEST_CASE("raster: grids are compared", "[io][raster]") {
+  Grid a;
+  a.nx = 100;
+  a.ny = 80;
+  a.dx = a.dy = 10;
+  Grid b = a;
+  CHECK_NOTHROW(check_same_grid(a, b, "bathy.asc", "manning.asc"));
+  b.x0 = 0.001;  // within a thousandth of a cell
+  CHECK_NOTHROW(check_same_grid(a, b, "bathy.asc", "manning.asc"));
+  b.ny = 81;
+  CHECK_THROWS_MATCHES(check_same_grid(a, b, "bathy.asc", "manning.asc"), InputError,
+                       Catch::Message("grid mismatch: bathy.asc has 100 x 80 cells, manning.asc has 100 x 81"));
+  b = a;
+  b.dy = 5;
+  CHECK_THROWS_WITH(check_same_grid(a, b, "the deck", "h0.asc"),
+                    "grid mismatch: the deck has cells of 10 x 10, h0.asc of 10 x 5");
+  b = a;
+  b.y0 = 5;
+  CHECK_THROWS_WITH(check_same_grid(a, b, "the deck", "h0.asc"),
+                    "grid mismatch: the deck has its lower-left corner at (0, 0), h0.asc at (0, 5)");
+}
