@@ -3,6 +3,7 @@
 
 #include "types.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace shwa {
@@ -45,6 +46,21 @@ struct Grid {
     if (!physical[South]) b.j0 -= d;
     if (!physical[North]) b.j1 += d;
     return b;
+  }
+  /// Owned cells split for overlap: `interior` lies at least k cells from every side that faces
+  /// another block (its update needs no halo and is not sent); `band` (up to 4 boxes, some empty)
+  /// is the rest of the owned cells.
+  void split_for_overlap(int k, Box& interior, Box band[4]) const {
+    const Box o = owned();
+    const int kw = physical[West] ? 0 : k, ke = physical[East] ? 0 : k;
+    const int ks = physical[South] ? 0 : k, kn = physical[North] ? 0 : k;
+    const int i0 = std::min(o.i0 + kw, o.i1), i1 = std::max(o.i1 - ke, i0);
+    const int j0 = std::min(o.j0 + ks, o.j1), j1 = std::max(o.j1 - kn, j0);
+    interior = Box{i0, i1, j0, j1};
+    band[0] = Box{o.i0, i0, o.j0, o.j1};
+    band[1] = Box{i1, o.i1, o.j0, o.j1};
+    band[2] = Box{i0, i1, o.j0, j0};
+    band[3] = Box{i0, i1, j1, o.j1};
   }
   /// Cell-centre coordinates of storage index i / j.
   double xc(int i) const { return x0 + (ioff + i - ng + 0.5) * dx; }

@@ -14,7 +14,15 @@ class Exchanger {
  public:
   virtual ~Exchanger() = default;
   /// Refreshes the ghost layers of the four conserved fields that face other blocks.
-  virtual void exchange(const Conserved<ExecSpace>& w) = 0;
+  void exchange(const Conserved<ExecSpace>& w) {
+    begin_exchange(w);
+    end_exchange(w);
+  }
+  /// Split phase, for overlap: begin_exchange sends the owned cells that other blocks need (they
+  /// must be final); end_exchange waits and fills the ghost layers. Between the two, the caller
+  /// may update cells that neither send nor receive.
+  virtual void begin_exchange(const Conserved<ExecSpace>& w) = 0;
+  virtual void end_exchange(const Conserved<ExecSpace>& w) = 0;
   /// Refreshes the ghost layers of one field (the bathymetry, the Manning field: once at setup).
   virtual void exchange_field(const Field<ExecSpace>& f) = 0;
   /// Minimum of a value over all blocks.
@@ -27,7 +35,8 @@ class Exchanger {
 template <class ExecSpace>
 class SingleBlock final : public Exchanger<ExecSpace> {
  public:
-  void exchange(const Conserved<ExecSpace>&) override {}
+  void begin_exchange(const Conserved<ExecSpace>&) override {}
+  void end_exchange(const Conserved<ExecSpace>&) override {}
   void exchange_field(const Field<ExecSpace>&) override {}
   double min_all(double local) override { return local; }
   double sum_all(double local) override { return local; }

@@ -1,13 +1,13 @@
 // shwa/core/solver.hpp — one block's solver: its fields, its boundary conditions, its time loop.
 //
 // A step (SPEC section 6):
-//   0. every k-th step (k = the ghost width), the Exchanger refreshes the halos that face other
-//      blocks; in between, the block also updates its halo cells, the valid region shrinking by one
-//      cell a step ("ghost cell expansion", SPEC section 7);
 //   1. the physical sides' ghost layers are filled from the boundary conditions;
 //   2. dt = min over all blocks of the CFL step of the owned cells (parallel_reduce + min_all),
 //      clipped so the run lands exactly on the requested time;
-//   3. the flux + update kernel writes W^{n+1} into the second set of Views, which are then swapped.
+//   3. the flux + update kernel writes W^{n+1} into the second set of Views, which are then swapped;
+//   4. every k-th step (k = the ghost width), the Exchanger refreshes the halos that face other
+//      blocks; in between, the block also updates its halo cells, the valid region shrinking by one
+//      cell a step ("ghost cell expansion", SPEC section 7).
 #pragma once
 
 #include "boundary.hpp"
@@ -128,33 +128,46 @@ class Solver {
   void fill_boundaries() { bc_.template fill<E>(cur_, H_, time_, k_.g, k_.eps_h); }
 
   /// One step, never past t_stop. Returns the dt taken.
+  /// With overlap, the step that ends a k-step cycle updates the band of owned cells that other
+  /// blocks need first, starts sending it, updates the interior while it travels, then waits for
+  /// the neighbours' cells. Without it, the exchange follows the whole update. Either way the
+  /// arithmetic of every cell is the same, so the fields are bit for bit those of one block.
   double step(double t_stop, Exchanger<E>& ex) {
     const int k = grid_.ng;
-    if (since_exchange_ >= k) {
-      ex.exchange(cur_);
-      since_exchange_ = 0;
-    }
     fill_boundaries();
     double dt = ex.min_all(double(local_dt(grid_.owned())));
-    if (!(dt > 0)) throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
+    if (!(dt > 0))
+      throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
     const double left = t_stop - time_;
     const bool last = dt >= left;
     if (last) dt = left;
-    update(grid_.grown_inner(k - 1 - since_exchange_), Real(dt));
+    const bool exchange_after = since_exchange_ + 1 >= k;
+    if (exchange_after && overlap_) {
+      Box interior, band[4];
+      grid_.split_for_overlap(k, interior, band);
+      for (const Box& b : band) update(b, Real(dt));
+      ex.begin_exchange(next_);
+      update(interior, Real(dt));
+      ex.end_exchange(next_);
+    } else {
+      update(grid_.grown_inner(k - 1 - since_exchange_), Real(dt));
+      if (exchange_after) ex.exchange(next_);
+    }
     swap();
-    ++since_exchange_;
+    since_exchange_ = exchange_after ? 0 : since_exchange_ + 1;
     ++steps_;
     time_ = last ? t_stop : time_ + dt;
     return dt;
   }
+
+  /// Overlap the halo exchange with the interior update (see step()).
+  void set_overlap(bool on) { overlap_ = on; }
 
   /// Steps until t_stop.
   void advance_to(double t_stop, Exchanger<E>& ex) {
     while (time_ < t_stop) step(t_stop, ex);
   }
 
-  /// Marks the halos stale (after the owned cells were changed from outside, e.g. a restart).
-  void invalidate_halos() { since_exchange_ = grid_.ng; }
 
  private:
   Grid grid_;
@@ -166,7 +179,8 @@ class Solver {
   ClipCounter<E> clipped_{"clipped"};
   double time_ = 0;
   long steps_ = 0;
-  int since_exchange_ = 0;
+  int since_exchange_ = 0;  // steps since the halos were exchanged
+  bool overlap_ = false;
 };
 
 }  // namespace shwa
