@@ -1,0 +1,420 @@
+// shwa/app/config.cpp — the deck schema: every key shwa reads, its default and its range.
+// inputs/README.md documents the same schema for users; keep the two in step.
+#include "config.hpp"
+
+#include "problems.hpp"
+
+#include "io/csv_series.hpp"
+#include "io/raster.hpp"
+#include "io/text.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+namespace shwa::app {
+
+namespace fs = std::filesystem;
+using io::Deck;
+using io::InputError;
+using io::Range;
+using io::require_in;
+using io::require_nonnegative;
+using io::require_positive;
+
+namespace {
+
+const char* const kSides[kNumSides] = {"west", "east", "south", "north"};
+const std::vector<std::string> kFormats = {"vtk", "netcdf", "asc", "png"};
+const std::vector<std::string> kFields = {"h", "eta", "u", "v", "c"};
+
+std::string fmt(double x) { return io::format_double(x); }
+
+io::Grid read_grid(Deck& d) {
+  io::Grid g;
+  g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
+  g.ny = d.get_int("grid.ny", require_in(1, 1 << 20));
+  g.dx = d.get_double("grid.dx", require_positive());
+  g.dy = d.get_double("grid.dy", g.dx, require_positive());
+  g.x0 = d.get_double("grid.x0", 0.0);
+  g.y0 = d.get_double("grid.y0", 0.0);
+  if (g.cells() > (std::int64_t(1) << 31)) throw d.error("grid.ny", "more than 2^31 cells");
+  return g;
+}
+
+void declare_grid(Deck& d) {
+  for (const char* k : {"grid.nx", "grid.ny", "grid.dx", "grid.dy", "grid.x0", "grid.y0"}) d.declare(k);
+}
+
+/// The raster a deck key names; an error in the file is reported with the key that named it.
+io::Raster load_raster(Deck& d, const std::string& key) {
+  const std::string path = d.get_path(key);
+  try {
+    return io::read_esri_ascii(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " (the file of " + key + ", " + d.where(key) + ")");
+  }
+}
+
+/// A raster that must cover the deck's grid cell for cell.
+io::Raster load_matching_raster(Deck& d, const std::string& key, const io::Grid& grid,
+                                const std::string& grid_source) {
+  io::Raster r = load_raster(d, key);
+  try {
+    io::check_same_grid(grid, r, grid_source, d.get_path(key));
+  } catch (const InputError& e) {
+    throw d.error(key, e.what());
+  }
+  return r;
+}
+
+/// Reads "boundary.SIDE[.segments.NAME]" (`p`): a constant `value` or a CSV `series` + `column`.
+Series read_series(Deck& d, const std::string& p, const std::string& what) {
+  d.declare(p + ".value");
+  d.declare(p + ".series");
+  d.declare(p + ".column");
+  if (!d.has(p + ".series")) {
+    if (!d.has(p + ".value"))
+      throw d.error(p + ".type", "a " + what + " boundary needs " + p + ".value or " + p + ".series");
+    return Series(d.get_double(p + ".value", what == "discharge" ? require_nonnegative() : Range{}));
+  }
+  const std::string file = d.get_path(p + ".series");
+  const std::string column = d.get_string(p + ".column", "");
+  try {
+    io::TimeSeries ts = io::read_time_series(file, column);
+    return Series(ts.times(), ts.values());
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " (" + p + ".series, " + d.where(p + ".series") + ")");
+  }
+}
+
+/// The inflow concentration of a discharge boundary: `concentration` (a number) or
+/// `concentration_column` of the same CSV file.
+Series read_concentration(Deck& d, const std::string& p) {
+  d.declare(p + ".concentration");
+  d.declare(p + ".concentration_column");
+  if (d.has(p + ".concentration_column")) {
+    if (!d.has(p + ".series"))
+      throw d.error(p + ".concentration_column", "needs " + p + ".series, the file of the column");
+    const std::string file = d.get_path(p + ".series");
+    try {
+      io::TimeSeries ts = io::read_time_series(file, d.get_string(p + ".concentration_column"));
+      return Series(ts.times(), ts.values());
+    } catch (const InputError& e) {
+      throw InputError(std::string(e.what()) + " (" + p + ".concentration_column, " +
+                       d.where(p + ".concentration_column") + ")");
+    }
+  }
+  return Series(d.get_double(p + ".concentration", 0.0, require_nonnegative()));
+}
+
+BcType read_bc_type(Deck& d, const std::string& key) {
+  const std::string t = d.get_choice(key, "wall", {"wall", "open", "stage", "discharge"});
+  if (t == "open") return BcType::Open;
+  if (t == "stage") return BcType::Stage;
+  if (t == "discharge") return BcType::Discharge;
+  return BcType::Wall;
+}
+
+/// A segment's type and values (stage or discharge + concentration).
+void read_segment_values(Deck& d, const std::string& p, BcSegment& seg) {
+  if (seg.type == BcType::Stage) seg.stage = read_series(d, p, "stage");
+  if (seg.type == BcType::Discharge) {
+    seg.discharge = read_series(d, p, "discharge");
+    seg.concentration = read_concentration(d, p);
+  }
+}
+
+/// Boundary conditions. Segments are given in metres along the side (x for south and north,
+/// y for west and east): a segment holds the cells whose centres lie in [begin, end).
+Boundaries read_boundaries(Deck& d, const io::Grid& g) {
+  Boundaries bc;
+  for (const std::string& child : d.children("boundary"))
+    if (std::find(std::begin(kSides), std::end(kSides), child) == std::end(kSides)) {
+      const std::string close = io::closest_match(child, {kSides, kSides + kNumSides});
+      throw d.error("boundary." + child, "unknown side" + (close.empty() ? std::string("; sides are west, east, south, north")
+                                                                          : "; did you mean '" + close + "'?"));
+    }
+  for (int s = 0; s < kNumSides; ++s) {
+    const std::string p = std::string("boundary.") + kSides[s];
+    const Side side = Side(s);
+    const bool xside = side == West || side == East;
+    const int len = xside ? g.ny : g.nx;
+    const double origin = xside ? g.y0 : g.x0, cell = xside ? g.dy : g.dx;
+    const BcType type = read_bc_type(d, p + ".type");
+    if (type == BcType::Wall || type == BcType::Open) {
+      bc.side_default[s] = type;
+    } else {  // stage or discharge over the whole side: one segment of its full length
+      bc.side_default[s] = BcType::Wall;
+      BcSegment seg;
+      seg.side = side;
+      seg.type = type;
+      read_segment_values(d, p, seg);
+      bc.segments.push_back(seg);
+    }
+    for (const std::string& name : d.children(p + ".segments")) {
+      const std::string q = p + ".segments." + name;
+      BcSegment seg;
+      seg.side = side;
+      seg.type = read_bc_type(d, q + ".type");
+      const double lo = origin, hi = origin + len * cell;
+      const double begin = d.get_double(q + ".begin", require_in(lo, hi));
+      const double end = d.get_double(q + ".end", require_in(lo, hi));
+      // Cells whose centre origin + (k + 0.5) cell lies in [begin, end).
+      seg.begin = std::clamp(int(std::ceil((begin - origin) / cell - 0.5)), 0, len);
+      seg.end = std::clamp(int(std::ceil((end - origin) / cell - 0.5)), 0, len);
+      if (seg.end <= seg.begin)
+        throw d.error(q + ".end", "the segment [" + fmt(begin) + ", " + fmt(end) +
+                                      ") m holds no cell centre (cells are " + fmt(cell) + " m)");
+      read_segment_values(d, q, seg);
+      bc.segments.push_back(seg);
+    }
+  }
+  return bc;
+}
+
+/// Output times: the start, then every `output_interval` or the listed `output_times`, and the end.
+std::vector<double> read_output_times(Deck& d, double t_end) {
+  d.declare("time.output_interval");
+  d.declare("time.output_times");
+  std::vector<double> t{0.0};
+  if (d.has("time.output_times")) {
+    if (d.has("time.output_interval"))
+      throw d.error("time.output_times", "set either time.output_times or time.output_interval, not both");
+    std::vector<double> listed = d.get_double_list("time.output_times", require_in(0, t_end, Range::Ends::open_closed));
+    for (std::size_t k = 1; k < listed.size(); ++k)
+      if (!(listed[k] > listed[k - 1])) throw d.error("time.output_times", "times must increase");
+    t.insert(t.end(), listed.begin(), listed.end());
+  } else {
+    const double every = d.get_double("time.output_interval", t_end, require_positive());
+    // k * every, not a running sum, so that the times carry no accumulated round-off.
+    for (long k = 1; k * every < t_end * (1 - 1e-12); ++k) t.push_back(double(k) * every);
+    if (t.size() > 100000) throw d.error("time.output_interval", "more than 100000 outputs");
+  }
+  if (t.back() < t_end) t.push_back(t_end);
+  return t;
+}
+
+std::vector<io::GaugePoint> read_gauges(Deck& d, const io::Grid& g) {
+  std::vector<io::GaugePoint> gauges;
+  for (const std::string& name : d.children("gauges")) {
+    io::GaugePoint p;
+    p.name = name;
+    p.x = d.get_double("gauges." + name + ".x", require_in(g.x0, g.x0 + g.nx * g.dx, Range::Ends::closed_open));
+    p.y = d.get_double("gauges." + name + ".y", require_in(g.y0, g.y0 + g.ny * g.dy, Range::Ends::closed_open));
+    gauges.push_back(p);
+  }
+  return gauges;
+}
+
+OutputConfig read_output(Deck& d, const std::string& deck_path, const io::Grid& g, double t_end) {
+  OutputConfig o;
+  const std::string stem = fs::path(deck_path).stem().string();
+  o.dir = d.get_string("output.dir", "out/" + (stem.empty() ? std::string("shwa") : stem));
+  o.formats = d.get_string_list("output.formats", {"vtk", "png"});
+  for (const auto& f : o.formats)
+    if (std::find(kFormats.begin(), kFormats.end(), f) == kFormats.end()) {
+      const std::string close = io::closest_match(f, kFormats);
+      throw d.error("output.formats", "unknown format " + io::quote(f) +
+                                          (close.empty() ? "; formats are vtk, netcdf, asc, png" : "; did you mean '" + close + "'?"));
+    }
+  o.fields = d.get_string_list("output.fields", kFields);
+  for (const auto& f : o.fields)
+    if (std::find(kFields.begin(), kFields.end(), f) == kFields.end()) {
+      const std::string close = io::closest_match(f, kFields);
+      throw d.error("output.fields", "unknown field " + io::quote(f) +
+                                         (close.empty() ? "; fields are h, eta, u, v, c" : "; did you mean '" + close + "'?"));
+    }
+  o.times = read_output_times(d, t_end);
+  o.maxima = d.get_bool("output.maxima", true);
+  o.arrival_threshold = d.get_double("output.arrival_threshold", 1e-3, require_positive());
+  o.gauge_interval = d.get_double("output.gauge_interval", 0.0, require_nonnegative());
+  o.png_depth_max = d.get_double("output.png_depth_max", 0.0, require_nonnegative());
+  o.png_c_max = d.get_double("output.png_c_max", 0.0, require_nonnegative());
+  o.png_scale = d.get_int("output.png_scale", 1, require_in(1, 16));
+  o.progress_interval = d.get_double("output.progress_interval", 10.0, require_positive());
+  o.gauges = read_gauges(d, g);
+  return o;
+}
+
+SolverParams read_solver_params(Deck& d) {
+  SolverParams p;
+  p.g = d.get_double("physics.g", 9.81, require_positive());
+  p.eps_h = d.get_double("physics.eps_h", 1e-3, require_in(0, 1, Range::Ends::open_closed));
+  p.manning = d.get_double("physics.manning", 0.0, require_in(0, 1));
+  p.cfl = d.get_double("numerics.cfl", 0.9, require_in(0, 1, Range::Ends::open_closed));
+  p.variant = d.get_choice("numerics.kernel", "decoupled", {"decoupled", "recompute"}) == "recompute"
+                  ? Variant::Recompute
+                  : Variant::Decoupled;
+  const std::vector<double> tile = d.get_double_list("numerics.tile", {32, 8}, require_in(1, 1024));
+  if (tile.size() != 2 || tile[0] != std::floor(tile[0]) || tile[1] != std::floor(tile[1]) ||
+      tile[0] * tile[1] > 1024)
+    throw d.error("numerics.tile", "expected two whole numbers [tx, ty] with tx * ty <= 1024");
+  p.tiling = Tiling{int(tile[0]), int(tile[1])};
+  return p;
+}
+
+/// The initial state from rasters: bottom, then depth or free surface, velocity, concentration.
+/// NODATA (NaN) in the bathymetry is land: 10 m above the highest valid point, so it stays dry
+/// and acts as a wall. NODATA in the surface raster is dry; in the concentration raster 0; in the
+/// Manning raster the constant physics.manning.
+void setup_from_files(Deck& d, RunConfig& cfg) {
+  io::Raster bathy = load_raster(d, "initial.bathymetry");
+  const std::string bathy_path = d.get_path("initial.bathymetry");
+  const bool elevation = d.get_choice("initial.bathymetry_is", "elevation", {"elevation", "depth"}) == "elevation";
+  if (d.has("grid.nx")) {
+    cfg.grid = read_grid(d);
+    try {
+      io::check_same_grid(cfg.grid, bathy, "the deck's [grid]", bathy_path);
+    } catch (const InputError& e) {
+      throw d.error("initial.bathymetry", e.what());
+    }
+  } else {
+    declare_grid(d);
+    cfg.grid = bathy;  // the raster's header gives the grid
+  }
+  const io::Grid& g = cfg.grid;
+  const std::size_t n = std::size_t(g.cells());
+  InitialState& s = cfg.init;
+  s.H.resize(n);
+  double top = -std::numeric_limits<double>::infinity();
+  for (double z : bathy.v)
+    if (!std::isnan(z)) top = std::max(top, elevation ? z : -z);
+  if (!std::isfinite(top)) throw d.error("initial.bathymetry", bathy_path + ": every cell is NODATA");
+  for (std::size_t k = 0; k < n; ++k) {
+    const double z = bathy.v[k];
+    s.H[k] = std::isnan(z) ? -(top + 10) : (elevation ? -z : z);
+  }
+
+  d.declare("initial.surface");
+  d.declare("initial.surface_file");
+  d.declare("initial.depth_file");
+  const int given = int(d.has("initial.surface")) + d.has("initial.surface_file") + d.has("initial.depth_file");
+  if (given > 1)
+    throw d.error("initial.surface", "set one of initial.surface, initial.surface_file, initial.depth_file");
+  s.h.resize(n);
+  if (d.has("initial.depth_file")) {
+    io::Raster r = load_matching_raster(d, "initial.depth_file", g, bathy_path);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (r.v[k] < 0)
+        throw d.error("initial.depth_file", "negative depth " + fmt(r.v[k]) + " in cell (" +
+                                                std::to_string(k % g.nx) + ", " + std::to_string(k / g.nx) +
+                                                ") counted from the south-west corner");
+      s.h[k] = std::isnan(r.v[k]) ? 0.0 : r.v[k];
+    }
+  } else if (d.has("initial.surface_file")) {
+    io::Raster r = load_matching_raster(d, "initial.surface_file", g, bathy_path);
+    for (std::size_t k = 0; k < n; ++k) s.h[k] = std::isnan(r.v[k]) ? 0.0 : std::max(0.0, r.v[k] + s.H[k]);
+  } else {
+    const double eta = d.get_double("initial.surface", 0.0);
+    for (std::size_t k = 0; k < n; ++k) s.h[k] = std::max(0.0, eta + s.H[k]);
+  }
+  s.u.assign(n, d.get_double("initial.u", 0.0));
+  s.v.assign(n, d.get_double("initial.v", 0.0));
+  d.declare("initial.concentration");
+  d.declare("initial.concentration_file");
+  if (d.has("initial.concentration_file")) {
+    io::Raster r = load_matching_raster(d, "initial.concentration_file", g, bathy_path);
+    s.c.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (r.v[k] < 0) throw d.error("initial.concentration_file", "negative concentration " + fmt(r.v[k]));
+      s.c[k] = std::isnan(r.v[k]) ? 0.0 : r.v[k];
+    }
+  } else {
+    s.c.assign(n, d.get_double("initial.concentration", 0.0, require_nonnegative()));
+  }
+  d.declare("physics.manning_file");
+  if (d.has("physics.manning_file")) {
+    io::Raster r = load_matching_raster(d, "physics.manning_file", g, bathy_path);
+    s.n.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (r.v[k] < 0 || r.v[k] > 1) throw d.error("physics.manning_file", "Manning's n " + fmt(r.v[k]) + " outside [0, 1]");
+      s.n[k] = std::isnan(r.v[k]) ? cfg.params.manning : r.v[k];
+    }
+  }
+}
+
+/// [pollutant]: a spill of concentration `concentration` in the disk of `radius` around (x, y),
+/// added to the initial state where there is water.
+void apply_spill(Deck& d, RunConfig& cfg) {
+  for (const char* k : {"pollutant.x", "pollutant.y", "pollutant.radius", "pollutant.concentration"}) d.declare(k);
+  if (d.children("pollutant").empty()) return;
+  const io::Grid& g = cfg.grid;
+  const double x = d.get_double("pollutant.x", require_in(g.x0, g.x0 + g.nx * g.dx));
+  const double y = d.get_double("pollutant.y", require_in(g.y0, g.y0 + g.ny * g.dy));
+  const double r = d.get_double("pollutant.radius", require_positive());
+  const double c = d.get_double("pollutant.concentration", require_nonnegative());
+  bool any = false;
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      const std::size_t k = std::size_t(j) * g.nx + i;
+      if (std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cfg.init.h[k] >= cfg.params.eps_h) {
+        cfg.init.c[k] = c;
+        any = true;
+      }
+    }
+  if (!any) throw d.error("pollutant.radius", "the spill covers no wet cell centre");
+}
+
+}  // namespace
+
+bool OutputConfig::has_format(const std::string& f) const {
+  return std::find(formats.begin(), formats.end(), f) != formats.end();
+}
+
+void check_output_dir(const std::string& dir, const io::Deck& deck, const std::string& key) {
+  auto fail = [&](const std::string& why) {
+    throw io::OutputError((deck.where(key).empty() ? "" : deck.where(key) + ": ") + key + ": " +
+                          io::quote(dir) + ": " + why);
+  };
+  if (dir.empty()) fail("empty directory name");
+  std::error_code ec;
+  fs::path p = fs::absolute(dir, ec);
+  if (ec) fail(ec.message());
+  // The nearest existing ancestor (or the directory itself) must be a writable directory.
+  while (!fs::exists(p, ec)) {
+    if (!p.has_parent_path() || p.parent_path() == p) fail("no existing parent directory");
+    p = p.parent_path();
+  }
+  if (!fs::is_directory(p, ec)) fail(p.string() + " is not a directory");
+  if (::access(p.c_str(), W_OK | X_OK) != 0) fail("cannot write in " + p.string() + ": " + std::strerror(errno));
+}
+
+RunConfig load_config(Deck& d, const std::string& deck_path) {
+  RunConfig cfg;
+  cfg.deck_path = deck_path;
+  cfg.params = read_solver_params(d);
+  d.declare("initial.problem");
+  d.declare("initial.bathymetry");
+  if (d.has("initial.problem")) {
+    if (d.has("initial.bathymetry"))
+      throw d.error("initial.bathymetry", "set initial.problem or initial.bathymetry, not both");
+    cfg.problem = d.get_choice("initial.problem", problem_names());
+    cfg.grid = read_grid(d);
+    setup_problem(cfg.problem, d, cfg);
+  } else if (d.has("initial.bathymetry")) {
+    cfg.problem = "files";
+    setup_from_files(d, cfg);
+  } else {
+    throw d.error("initial.problem", "the deck must set initial.problem (one of dam_break, lake_at_rest, "
+                                     "thacker, pollutant_patch) or initial.bathymetry (a raster)");
+  }
+  apply_spill(d, cfg);
+  cfg.bc = read_boundaries(d, cfg.grid);
+  cfg.t_end = d.get_double("time.end", require_positive());
+  cfg.checkpoint_interval = d.get_double("time.checkpoint_interval", 0.0, require_nonnegative());
+  cfg.health_interval = d.get_int("numerics.health_interval", 10, require_in(1, 1000000));
+  cfg.max_clipped_fraction = d.get_double("numerics.max_clipped_fraction", 1e-3, require_nonnegative());
+  cfg.out = read_output(d, deck_path, cfg.grid, cfg.t_end);
+  d.check_unused();
+  check_output_dir(cfg.out.dir, d, "output.dir");
+  cfg.resolved_deck = d.resolved_toml();
+  return cfg;
+}
+
+}  // namespace shwa::app

@@ -1,0 +1,77 @@
+// shwa/app/config.hpp — a run's whole configuration, read from a deck and validated before
+// anything is written.
+//
+// load_config() reads every key through io::Deck (so a typo is an error naming the closest key,
+// and values must parse completely and lie in range), loads every raster and time series the
+// deck names, builds the initial state of the whole grid on the host, and checks that the output
+// directory can be created and written. Only then does `shwa run` create a file. The deck schema
+// is documented in inputs/README.md.
+#pragma once
+
+#include "boundary.hpp"
+#include "solver.hpp"
+
+#include "io/deck.hpp"
+#include "io/gauges.hpp"
+#include "io/grid.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace shwa::app {
+
+/// The initial fields of the whole grid, row-major (j * nx + i, j = 0 the southern row).
+struct InitialState {
+  std::vector<double> H;  // bottom depth below the reference level, positive down [m]
+  std::vector<double> h;  // water depth [m]
+  std::vector<double> u, v, c;
+  std::vector<double> n;  // Manning's n per cell; empty: the constant physics.manning
+};
+
+/// An exact solution of a built-in problem: depth and velocity at (x, y, t).
+using ExactSolution = std::function<void(double x, double y, double t, double& h, double& u, double& v)>;
+
+struct OutputConfig {
+  std::string dir;
+  std::vector<std::string> formats;  // of "vtk", "netcdf", "asc", "png"
+  std::vector<std::string> fields;   // of "h", "eta", "u", "v", "c"
+  std::vector<double> times;         // increasing; the first is the start, the last the end time
+  bool maxima = true;
+  double arrival_threshold = 1e-3;   // concentration whose first arrival is mapped
+  std::vector<io::GaugePoint> gauges;
+  double gauge_interval = 0;         // simulated seconds between gauge samples; 0: every step
+  double png_depth_max = 0;          // colour scale tops; 0: from the initial state
+  double png_c_max = 0;
+  int png_scale = 1;
+  double progress_interval = 10;     // wall seconds between progress lines when not on a terminal
+
+  bool has_format(const std::string& f) const;
+};
+
+struct RunConfig {
+  std::string deck_path;
+  std::string problem;  // a built-in problem's name, or "files"
+  io::Grid grid;        // the whole domain
+  SolverParams params;
+  Boundaries bc;
+  InitialState init;
+  ExactSolution exact;  // empty unless the problem has one
+
+  double t_end = 0;
+  double checkpoint_interval = 0;  // simulated seconds; 0: no checkpoints
+  int health_interval = 10;        // steps between NaN / clipped-volume checks
+  double max_clipped_fraction = 1e-3;  // of the initial volume, before the run is declared blown up
+  OutputConfig out;
+  std::string resolved_deck;  // TOML of every key set or defaulted
+};
+
+/// Reads and validates the whole configuration. Throws io::InputError "FILE:LINE: KEY: message"
+/// (or io::OutputError for an output directory that cannot be written).
+RunConfig load_config(io::Deck& deck, const std::string& deck_path);
+
+/// Throws io::OutputError unless `dir` exists as a writable directory or can be created (its
+/// nearest existing ancestor is a writable directory). Creates nothing.
+void check_output_dir(const std::string& dir, const io::Deck& deck, const std::string& key);
+
+}  // namespace shwa::app

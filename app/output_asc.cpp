@@ -1,0 +1,46 @@
+// shwa/app/output_asc.cpp — ESRI ASCII grids for GIS tools: asc/FIELD_NNNN.asc at each output
+// time, maxima/{hmax,cmax,arrival}.asc at the end. Dry cells of eta and cells the pollutant never
+// reached (arrival) are NODATA.
+#include "outputs.hpp"
+
+#include "io/raster.hpp"
+
+#include <filesystem>
+
+namespace shwa::app {
+
+namespace {
+
+class AscOutput final : public OutputFormat {
+ public:
+  explicit AscOutput(const RunConfig& cfg) : dir_(cfg.out.dir), fields_(cfg.out.fields) {}
+
+  void write(const Frame& f) override {
+    if (!f.root()) return;
+    std::filesystem::create_directories(dir_ + "/asc");
+    for (const std::string& name : fields_) put(dir_ + "/asc/" + name + "_" + frame_tag(f.index) + ".asc", f, name);
+  }
+
+  void write_maxima(const Frame& f) override {
+    if (!f.root()) return;
+    std::filesystem::create_directories(dir_ + "/maxima");
+    for (const char* name : {"hmax", "cmax", "arrival"}) put(dir_ + "/maxima/" + name + ".asc", f, name);
+  }
+
+ private:
+  static void put(const std::string& path, const Frame& f, const std::string& name) {
+    io::Raster r;
+    static_cast<io::Grid&>(r) = f.grid;
+    r.v = f.global.at(name);
+    io::write_esri_ascii(path, r);
+  }
+
+  std::string dir_;
+  std::vector<std::string> fields_;
+};
+
+}  // namespace
+
+std::unique_ptr<OutputFormat> make_asc_output(const RunConfig& cfg) { return std::make_unique<AscOutput>(cfg); }
+
+}  // namespace shwa::app

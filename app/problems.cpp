@@ -1,0 +1,148 @@
+// shwa/app/problems.cpp — the built-in initial conditions; see problems.hpp.
+#include "problems.hpp"
+
+#include "exact.hpp"
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+namespace shwa::app {
+
+using io::Deck;
+using io::Range;
+using io::require_in;
+using io::require_nonnegative;
+using io::require_positive;
+
+namespace {
+
+/// Fills cfg.init from f(x, y, H, h, u, v) at every cell centre (c = 0).
+template <class F>
+void fill(RunConfig& cfg, F&& f) {
+  const io::Grid& g = cfg.grid;
+  InitialState& s = cfg.init;
+  const std::size_t n = std::size_t(g.cells());
+  s.H.assign(n, 0.0);
+  s.h.assign(n, 0.0);
+  s.u.assign(n, 0.0);
+  s.v.assign(n, 0.0);
+  s.c.assign(n, 0.0);
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      const std::size_t k = std::size_t(j) * g.nx + i;
+      f(g.xc(i), g.yc(j), s.H[k], s.h[k], s.u[k], s.v[k]);
+    }
+}
+
+void dam_break(Deck& d, RunConfig& cfg) {
+  const io::Grid& g = cfg.grid;
+  const double hl = d.get_double("initial.h_left", require_positive());
+  const double hr = d.get_double("initial.h_right", 0.0, require_in(0, hl, Range::Ends::closed_open));
+  const double x_dam = d.get_double("initial.x_dam", g.x0 + 0.5 * g.nx * g.dx,
+                                    require_in(g.x0, g.x0 + g.nx * g.dx));
+  const double grav = cfg.params.g;
+  if (hr > 0) {
+    auto s = std::make_shared<exact::Stoker>(hl, hr, grav);
+    cfg.exact = [s, x_dam](double x, double, double t, double& h, double& u, double& v) {
+      s->eval(x, t, x_dam, h, u);
+      v = 0;
+    };
+  } else {
+    auto s = std::make_shared<exact::Ritter>(hl, grav);
+    cfg.exact = [s, x_dam](double x, double, double t, double& h, double& u, double& v) {
+      s->eval(x, t, x_dam, h, u);
+      v = 0;
+    };
+  }
+  fill(cfg, [&](double x, double, double& H, double& h, double&, double&) {
+    H = 0;  // flat bottom at the reference level
+    h = x < x_dam ? hl : hr;
+  });
+}
+
+/// Bumps of the bottom, in coordinates relative to the domain (0..1 on each axis); heights as a
+/// fraction of the still-water depth, so the two > 1 rise above the surface as islands.
+struct Bump {
+  double s, t, width, height;
+};
+constexpr Bump kBumps[] = {
+    {0.30, 0.30, 0.10, 0.6}, {0.70, 0.60, 0.08, 1.5}, {0.45, 0.80, 0.06, 1.3}, {0.20, 0.75, 0.12, 0.8}};
+
+void lake_at_rest(Deck& d, RunConfig& cfg) {
+  const io::Grid& g = cfg.grid;
+  const double level = d.get_double("initial.level", 0.0);
+  const double depth = d.get_double("initial.depth", 1.0, require_positive());
+  const double Lx = g.nx * g.dx, Ly = g.ny * g.dy;
+  // Bottom depth below the reference level: `depth` below the still surface, less the bumps.
+  auto bottom_depth = [=](double x, double y) {
+    double bumps = 0;
+    for (const Bump& b : kBumps) {
+      const double ds = (x - g.x0) / Lx - b.s, dt = (y - g.y0) / Ly - b.t;
+      bumps += b.height * depth * std::exp(-(ds * ds + dt * dt) / (b.width * b.width));
+    }
+    return depth - level - bumps;
+  };
+  cfg.exact = [=](double x, double y, double, double& h, double& u, double& v) {
+    h = std::max(0.0, level + bottom_depth(x, y));
+    u = v = 0;
+  };
+  fill(cfg, [&](double x, double y, double& H, double& h, double&, double&) {
+    H = bottom_depth(x, y);
+    h = std::max(0.0, level + H);
+  });
+}
+
+void thacker(Deck& d, RunConfig& cfg) {
+  const io::Grid& g = cfg.grid;
+  const double L = g.nx * g.dx;
+  if (std::abs(g.ny * g.dy - L) > 1e-9 * L) throw d.error("grid.ny", "thacker needs a square domain (nx dx = ny dy)");
+  const double a = d.get_double("initial.a", 0.4 * L, require_positive());
+  const double h0 = d.get_double("initial.h0", 0.1, require_positive());
+  const double eta = d.get_double("initial.amplitude", 0.1 * a, require_nonnegative());
+  std::shared_ptr<exact::ThackerPlanar> t;
+  try {
+    t = std::make_shared<exact::ThackerPlanar>(L, a, h0, eta, cfg.params.g);
+  } catch (const std::invalid_argument& e) {
+    throw d.error("initial.a", e.what());
+  }
+  const double x0 = g.x0, y0 = g.y0;
+  cfg.exact = [t, x0, y0](double x, double y, double time, double& h, double& u, double& v) {
+    t->eval(x - x0, y - y0, time, h, u, v);
+  };
+  fill(cfg, [&](double x, double y, double& H, double& h, double& u, double& v) {
+    H = t->bottom_depth(x - x0, y - y0);
+    t->eval(x - x0, y - y0, 0.0, h, u, v);
+  });
+}
+
+void pollutant_patch(Deck& d, RunConfig& cfg) {
+  const double depth = d.get_double("initial.depth", 1.0, require_positive());
+  const double u0 = d.get_double("initial.u", 0.0), v0 = d.get_double("initial.v", 0.0);
+  const double c0 = d.get_double("initial.concentration", 0.0, require_nonnegative());
+  cfg.exact = [=](double, double, double, double& h, double& u, double& v) { h = depth, u = u0, v = v0; };
+  fill(cfg, [&](double, double, double& H, double& h, double& u, double& v) {
+    H = depth;
+    h = depth;
+    u = u0;
+    v = v0;
+  });
+  cfg.init.c.assign(cfg.init.c.size(), c0);
+}
+
+}  // namespace
+
+const std::vector<std::string>& problem_names() {
+  static const std::vector<std::string> names = {"dam_break", "lake_at_rest", "thacker", "pollutant_patch"};
+  return names;
+}
+
+void setup_problem(const std::string& name, Deck& d, RunConfig& cfg) {
+  if (name == "dam_break") dam_break(d, cfg);
+  else if (name == "lake_at_rest") lake_at_rest(d, cfg);
+  else if (name == "thacker") thacker(d, cfg);
+  else if (name == "pollutant_patch") pollutant_patch(d, cfg);
+  else throw d.error("initial.problem", "unknown problem " + name);
+}
+
+}  // namespace shwa::app

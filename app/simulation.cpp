@@ -1,0 +1,476 @@
+// shwa/app/simulation.cpp — the time loop of a run; see simulation.hpp.
+//
+// Restart is bit-identical to an uninterrupted run because everything a step depends on is
+// restored exactly: the owned cells of W (stored in the run's precision), the time and the step
+// count (doubles and integers as written), the maxima maps; the ghost cells are a function of
+// the owned cells and the time, refilled before each step. The steps stop at the same times:
+// each step ends at min(t + dt, next output time), and checkpoints are taken after a step,
+// without shortening any.
+#include "simulation.hpp"
+
+#include "checkpointing.hpp"
+#include "monitors.hpp"
+#include "outputs.hpp"
+#include "progress.hpp"
+
+#include "diagnostics.hpp"
+#include "halo.hpp"
+#include "init.hpp"
+#include "solver.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/error.hpp"
+#include "io/gauges.hpp"
+#include "io/text.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
+
+namespace shwa::app {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+const std::vector<std::string> kGaugeQuantities = {"h", "eta", "u", "v", "c"};
+
+/// Sets the owned cells of f (padded by g.ng) from a row-major host vector, keeping the ghosts.
+template <class View>
+void owned_from_host(const View& f, const Grid& g, const std::vector<double>& v) {
+  auto m = Kokkos::create_mirror_view(f);
+  Kokkos::deep_copy(m, f);
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) m(j + g.ng, i + g.ng) = Real(v[std::size_t(j) * g.nx + i]);
+  Kokkos::deep_copy(f, m);
+}
+
+/// The same grid without ghost layers, for the maxima maps.
+Grid unpadded(Grid g) {
+  g.ng = 0;
+  return g;
+}
+
+/// A whole-grid array of the run's precision for a checkpoint.
+std::variant<std::vector<double>, std::vector<float>> in_run_precision(const std::vector<double>& v) {
+  if (sizeof(Real) == sizeof(double)) return v;
+  return std::vector<float>(v.begin(), v.end());
+}
+
+/// A checkpoint array as doubles (exact: the values are of the run's precision).
+std::vector<double> as_doubles(const io::Checkpoint& c, const std::string& name) {
+  if (sizeof(Real) == sizeof(double)) return c.doubles(name);
+  const std::vector<float>& f = c.floats(name);
+  return std::vector<double>(f.begin(), f.end());
+}
+
+double meta_double(const io::Checkpoint& c, const std::string& path, const std::string& key) {
+  auto it = c.metadata.find(key);
+  std::optional<double> x = it == c.metadata.end() ? std::nullopt : io::parse_double(it->second);
+  if (!x) throw io::InputError(path + ": checkpoint metadata '" + key + "' is missing or not a number");
+  return *x;
+}
+
+/// The run on one block.
+template <class E>
+class BlockRun {
+ public:
+  BlockRun(const RunConfig& cfg, const RunOptions& opt, const Grid& block, Exchanger<E>& ex, Collective& coll)
+      : cfg_(cfg), opt_(opt), block_(block), ex_(ex), coll_(coll), solver_(block, cfg.params, cfg.bc),
+        diag_(block), maxima_(block) {}
+
+  RunStats run();
+
+ private:
+  void set_up();
+  void restore(const std::string& path);
+  void set_up_gauges();
+  void sample_gauges();
+  void update_monitors();
+  void check_health();
+  [[noreturn]] void blow_up(const std::string& what);
+  std::vector<double> gather(const Field<E>& f, const Grid& g) { return coll_.gather(owned_to_host(f, g), g); }
+  Frame frame(int index);
+  Frame maxima_frame();
+  void write_checkpoint();
+  void compare_with_exact();
+
+  const RunConfig& cfg_;
+  RunOptions opt_;
+  Grid block_;
+  Exchanger<E>& ex_;
+  Collective& coll_;
+  Solver<E> solver_;
+  Diagnostics<E> diag_;
+  Maxima<E> maxima_;
+  CellSampler<E> gauge_cells_;
+  std::vector<bool> gauge_here_;  // gauge k lies in this block
+  std::optional<io::GaugeWriter> gauges_;
+  std::vector<std::unique_ptr<OutputFormat>> formats_;
+  std::vector<double> H_global_;  // on the root
+  std::string last_checkpoint_;
+  double clipped_before_ = 0;     // clipped volume of the runs before a restart
+  double next_gauge_ = 0, next_checkpoint_ = 0;
+  RunStats stats_;
+};
+
+template <class E>
+void BlockRun<E>::set_up() {
+  const InitialState& s = cfg_.init;
+  const io::Grid& g = cfg_.grid;
+  // The initial condition is given at cell centres; the global index of a centre is exact.
+  initialize(solver_, ex_, [&](double x, double y, CellInit& c) {
+    const std::size_t i = std::size_t(std::floor((x - g.x0) / g.dx)), j = std::size_t(std::floor((y - g.y0) / g.dy));
+    const std::size_t k = j * std::size_t(g.nx) + i;
+    c.H = s.H[k];
+    c.h = s.h[k];
+    c.u = s.u[k];
+    c.v = s.v[k];
+    c.c = s.c[k];
+    if (!s.n.empty()) c.n = s.n[k];
+  });
+  const Conserved<E>& w = solver_.state();
+  Kokkos::deep_copy(maxima_.hmax, Real(0));
+  Kokkos::deep_copy(maxima_.cmax, Real(0));
+  stats_.volume_initial = ex_.sum_all(diag_.volume(w));
+  stats_.mass_initial = ex_.sum_all(diag_.pollutant_mass(w));
+  H_global_ = gather(solver_.bathymetry(), block_);
+}
+
+/// Puts the state of a checkpoint into the solver and the maxima; validated against this run.
+template <class E>
+void BlockRun<E>::restore(const std::string& path) {
+  io::Checkpoint c;
+  if (coll_.root()) {
+    c = io::read_checkpoint(path);
+    if (c.nx != cfg_.grid.nx || c.ny != cfg_.grid.ny)
+      throw io::InputError(path + ": the checkpoint's grid is " + std::to_string(c.nx) + " x " + std::to_string(c.ny) +
+                           ", the deck's " + std::to_string(cfg_.grid.nx) + " x " + std::to_string(cfg_.grid.ny));
+    if (c.precision != int(sizeof(Real)))
+      throw io::InputError(path + ": the checkpoint was written in " + (c.precision == 4 ? "single" : "double") +
+                           " precision, this build runs in the other");
+    if (c.time > cfg_.t_end)
+      throw io::InputError(path + ": the checkpoint's time " + io::format_double(c.time) + " lies past time.end");
+  }
+  // (With several ranks, the root's metadata would be broadcast here.)
+  const Conserved<E>& w = solver_.state();
+  const char* names[] = {"h", "qx", "qy", "hc"};
+  for (int k = 0; k < 4; ++k)
+    owned_from_host(w[k], block_, coll_.scatter(coll_.root() ? as_doubles(c, names[k]) : std::vector<double>{}, block_));
+  if (cfg_.out.maxima) {
+    const Grid mg = unpadded(block_);
+    owned_from_host(maxima_.hmax, mg, coll_.scatter(coll_.root() ? as_doubles(c, "hmax") : std::vector<double>{}, block_));
+    owned_from_host(maxima_.cmax, mg, coll_.scatter(coll_.root() ? as_doubles(c, "cmax") : std::vector<double>{}, block_));
+    owned_from_host(maxima_.arrival, mg,
+                    coll_.scatter(coll_.root() ? as_doubles(c, "arrival") : std::vector<double>{}, block_));
+  }
+  solver_.finalize_setup(ex_);
+  solver_.set_time(c.time, long(c.step));
+  stats_.dt_min = meta_double(c, path, "dt_min");
+  stats_.dt_max = meta_double(c, path, "dt_max");
+  stats_.volume_initial = meta_double(c, path, "volume_initial");
+  stats_.mass_initial = meta_double(c, path, "mass_initial");
+  clipped_before_ = meta_double(c, path, "clipped_volume");
+  stats_.restarted_from = c.time;
+  last_checkpoint_ = path;
+}
+
+template <class E>
+void BlockRun<E>::set_up_gauges() {
+  std::vector<int> cells;
+  const io::Grid& g = cfg_.grid;
+  for (const io::GaugePoint& p : cfg_.out.gauges) {
+    const int i = int(std::floor((p.x - g.x0) / g.dx)) - block_.ioff;
+    const int j = int(std::floor((p.y - g.y0) / g.dy)) - block_.joff;
+    const bool here = i >= 0 && i < block_.nx && j >= 0 && j < block_.ny;
+    gauge_here_.push_back(here);
+    cells.push_back(here ? i : 0);
+    cells.push_back(here ? j : 0);
+  }
+  gauge_cells_ = CellSampler<E>(block_, cells);
+}
+
+/// One row of the gauges file: each gauge's value comes from the block that holds it (a sum over
+/// blocks in which the others give 0).
+template <class E>
+void BlockRun<E>::sample_gauges() {
+  const double t = solver_.time();
+  if (cfg_.out.gauges.empty()) return;
+  const std::vector<double> raw = gauge_cells_.sample(solver_.state());
+  std::vector<double> row;
+  const double eps = cfg_.params.eps_h, nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t k = 0; k < cfg_.out.gauges.size(); ++k) {
+    const double h = raw[4 * k], qx = raw[4 * k + 1], qy = raw[4 * k + 2], hc = raw[4 * k + 3];
+    const bool wet = h >= eps;
+    const io::GaugePoint& p = cfg_.out.gauges[k];
+    const std::size_t cell = std::size_t(std::floor((p.y - cfg_.grid.y0) / cfg_.grid.dy)) * cfg_.grid.nx +
+                             std::size_t(std::floor((p.x - cfg_.grid.x0) / cfg_.grid.dx));
+    const double here = gauge_here_[k] ? 1.0 : 0.0;
+    const double values[5] = {h, wet ? h - cfg_.init.H[cell] : 0.0, wet ? qx / h : 0.0, wet ? qy / h : 0.0,
+                              wet ? hc / h : 0.0};
+    for (double v : values) row.push_back(ex_.sum_all(here * v));
+    if (!wet) row[row.size() - 4] = nan;  // no free surface over dry land
+  }
+  if (gauges_) gauges_->append(t, row);
+}
+
+/// After each step: the maxima maps, which also check the state's health; without maxima, a
+/// health check every health_interval steps.
+template <class E>
+void BlockRun<E>::update_monitors() {
+  if (cfg_.out.maxima) {
+    const auto bad = update_maxima(solver_.state(), block_, maxima_, solver_.time(), Real(cfg_.params.eps_h),
+                                   Real(cfg_.out.arrival_threshold));
+    if (ex_.sum_all(double(bad)) > 0) blow_up("non-finite values or negative depths");
+  }
+  if (solver_.steps() % cfg_.health_interval == 0) check_health();
+}
+
+template <class E>
+void BlockRun<E>::check_health() {
+  if (ex_.sum_all(double(count_unhealthy(solver_.state(), block_))) > 0)
+    blow_up("non-finite values or negative depths");
+  const double clipped = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
+  const double limit = cfg_.max_clipped_fraction * std::max(stats_.volume_initial, block_.dx * block_.dy);
+  if (clipped > limit)
+    blow_up("the water added by clipping negative depths, " + io::format_double(clipped) + " m^3, exceeds " +
+            "numerics.max_clipped_fraction of the initial volume (" + io::format_double(limit) + " m^3)");
+}
+
+/// Stops the run: names the step, the first bad cell and its values, and the last good checkpoint.
+template <class E>
+void BlockRun<E>::blow_up(const std::string& what) {
+  std::string msg = "blow-up found after step " + std::to_string(solver_.steps()) + " (t = " +
+                    io::format_double(solver_.time()) + " s): " + what;
+  const std::int64_t k = first_unhealthy(solver_.state(), block_);
+  if (k >= 0) {
+    const int i = int(k % block_.nx), j = int(k / block_.nx);
+    auto value = [&](const Field<E>& f) {
+      auto one = Kokkos::subview(f, j + block_.ng, i + block_.ng);
+      Real x;
+      Kokkos::deep_copy(x, one);
+      return io::format_double(double(x));
+    };
+    const Conserved<E>& w = solver_.state();
+    msg += "; first in cell (" + std::to_string(i + block_.ioff) + ", " + std::to_string(j + block_.joff) +
+           ") at x = " + io::format_double(block_.xc(i + block_.ng)) + ", y = " +
+           io::format_double(block_.yc(j + block_.ng)) + ": h = " + value(w.h) + ", qx = " + value(w.qx) +
+           ", qy = " + value(w.qy) + ", hc = " + value(w.hc);
+  }
+  msg += last_checkpoint_.empty() ? "; no checkpoint was written"
+                                  : "; the last good checkpoint is " + last_checkpoint_;
+  throw BlowUp(msg);
+}
+
+template <class E>
+Frame BlockRun<E>::frame(int index) {
+  Frame f;
+  f.index = index;
+  f.time = solver_.time();
+  f.grid = cfg_.grid;
+  f.piece = io::Extent{block_.ioff, block_.ioff + block_.nx, block_.joff, block_.joff + block_.ny};
+  f.pieces = coll_.pieces(f.piece);
+  f.rank = coll_.rank();
+  f.ranks = coll_.ranks();
+  const Conserved<E>& w = solver_.state();
+  const double eps = cfg_.params.eps_h;
+  f.local = derived_fields(owned_to_host(w.h, block_), owned_to_host(w.qx, block_), owned_to_host(w.qy, block_),
+                           owned_to_host(w.hc, block_), owned_to_host(solver_.bathymetry(), block_), eps);
+  for (const auto& [name, v] : f.local) {
+    std::vector<double> all = coll_.gather(v, block_);
+    if (coll_.root()) f.global[name] = std::move(all);
+  }
+  return f;
+}
+
+template <class E>
+Frame BlockRun<E>::maxima_frame() {
+  Frame f = frame(-1);
+  const Grid mg = unpadded(block_);
+  f.local.clear();
+  f.global.clear();
+  f.local["hmax"] = owned_to_host(maxima_.hmax, mg);
+  f.local["cmax"] = owned_to_host(maxima_.cmax, mg);
+  f.local["arrival"] = owned_to_host(maxima_.arrival, mg);
+  for (double& t : f.local["arrival"])
+    if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
+  for (const auto& [name, v] : f.local) {
+    std::vector<double> all = coll_.gather(v, block_);
+    if (coll_.root()) f.global[name] = std::move(all);
+  }
+  return f;
+}
+
+template <class E>
+void BlockRun<E>::write_checkpoint() {
+  check_health();  // never save a broken state
+  io::Checkpoint c;
+  c.precision = int(sizeof(Real));
+  c.nx = cfg_.grid.nx;
+  c.ny = cfg_.grid.ny;
+  c.time = solver_.time();
+  c.step = solver_.steps();
+  const Conserved<E>& w = solver_.state();
+  const char* names[] = {"h", "qx", "qy", "hc"};
+  for (int k = 0; k < 4; ++k) c.arrays[names[k]] = in_run_precision(gather(w[k], block_));
+  if (cfg_.out.maxima) {
+    const Grid mg = unpadded(block_);
+    c.arrays["hmax"] = in_run_precision(coll_.gather(owned_to_host(maxima_.hmax, mg), block_));
+    c.arrays["cmax"] = in_run_precision(coll_.gather(owned_to_host(maxima_.cmax, mg), block_));
+    c.arrays["arrival"] = in_run_precision(coll_.gather(owned_to_host(maxima_.arrival, mg), block_));
+  }
+  const double clipped = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
+  c.metadata = {{"dt_min", io::format_double(stats_.dt_min)},
+                {"dt_max", io::format_double(stats_.dt_max)},
+                {"volume_initial", io::format_double(stats_.volume_initial)},
+                {"mass_initial", io::format_double(stats_.mass_initial)},
+                {"clipped_volume", io::format_double(clipped)},
+                {"deck", cfg_.deck_path}};
+  if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
+}
+
+/// Errors of h and u against the exact solution at the end time, over the whole grid (root).
+template <class E>
+void BlockRun<E>::compare_with_exact() {
+  if (!cfg_.exact) return;
+  const Frame f = frame(0);
+  if (!coll_.root()) return;
+  const io::Grid& g = cfg_.grid;
+  const std::vector<double>& h = f.global.at("h");
+  const std::vector<double>& u = f.global.at("u");
+  double l1 = 0, linf = 0, uinf = 0;
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      const std::size_t k = std::size_t(j) * g.nx + i;
+      double he, ue, ve;
+      cfg_.exact(g.xc(i), g.yc(j), solver_.time(), he, ue, ve);
+      l1 += std::abs(h[k] - he) * g.dx * g.dy;
+      linf = std::max(linf, std::abs(h[k] - he));
+      if (he >= cfg_.params.eps_h && h[k] >= cfg_.params.eps_h) uinf = std::max(uinf, std::abs(u[k] - ue));
+    }
+  stats_.error_h_l1 = l1;
+  stats_.error_h_linf = linf;
+  stats_.error_u_linf = uinf;
+}
+
+template <class E>
+RunStats BlockRun<E>::run() {
+  const auto t_start = Clock::now();
+  const OutputConfig& out = cfg_.out;
+  // Everything that can be refused is checked before the first file is written.
+  const std::string checkpoint = opt_.restart ? latest_checkpoint(out.dir) : "";
+  if (opt_.restart) io::read_checkpoint(checkpoint);  // refuse a corrupted one now
+
+  set_up();
+  if (opt_.restart) restore(checkpoint);
+  set_up_gauges();
+  stats_.dt_min = opt_.restart ? stats_.dt_min : std::numeric_limits<double>::infinity();
+  stats_.dt_max = opt_.restart ? stats_.dt_max : 0.0;
+  if (!opt_.restart && out.maxima)
+    update_maxima(solver_.state(), block_, maxima_, 0.0, Real(cfg_.params.eps_h), Real(out.arrival_threshold));
+
+  if (coll_.root()) {
+    std::filesystem::create_directories(out.dir);
+    io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
+  }
+  const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
+  formats_ = make_outputs(cfg_, resume, H_global_);
+  if (coll_.root() && !out.gauges.empty())
+    gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities, *resume)
+                           : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities));
+
+  // The first output time still to write, and the next gauge and checkpoint times.
+  const double t0 = solver_.time();
+  std::size_t next_out = std::size_t(std::upper_bound(out.times.begin(), out.times.end(), t0) - out.times.begin());
+  auto next_multiple = [](double t, double every) { return (std::floor(t / every) + 1) * every; };
+  if (!opt_.restart) {
+    for (auto& f : formats_) f->write(frame(0));
+    ++stats_.outputs;
+    sample_gauges();
+  }
+  next_gauge_ = out.gauge_interval > 0 ? next_multiple(t0, out.gauge_interval) : 0;
+  next_checkpoint_ = cfg_.checkpoint_interval > 0 ? next_multiple(t0, cfg_.checkpoint_interval) : 0;
+
+  Progress progress(opt_.progress, t0, cfg_.t_end, out.progress_interval);
+  const long steps0 = solver_.steps();
+  double loop = 0;
+  while (next_out < out.times.size()) {
+    const double stop = out.times[next_out];
+    const auto t_step = Clock::now();
+    double dt = 0;
+    try {
+      dt = solver_.step(stop, ex_);
+    } catch (const std::runtime_error& e) {  // a NaN or zero time step
+      check_health();
+      blow_up(e.what());
+    }
+    update_monitors();
+    Kokkos::fence();
+    loop += seconds_since(t_step);
+    // A step cut short to land on an output time is not a CFL step: leave it out of the range.
+    if (solver_.time() != stop) stats_.dt_min = std::min(stats_.dt_min, dt);
+    stats_.dt_max = std::max(stats_.dt_max, dt);
+    const double t = solver_.time();
+    if (out.gauge_interval == 0 || t >= next_gauge_) {
+      sample_gauges();
+      if (out.gauge_interval > 0) next_gauge_ = next_multiple(t, out.gauge_interval);
+    }
+    if (t == stop) {
+      check_health();
+      for (auto& f : formats_) f->write(frame(int(next_out)));
+      ++stats_.outputs;
+      ++next_out;
+    }
+    if (cfg_.checkpoint_interval > 0 && t >= next_checkpoint_) {
+      write_checkpoint();
+      next_checkpoint_ = next_multiple(t, cfg_.checkpoint_interval);
+    }
+    progress.update(t, solver_.steps(), dt, t == stop);
+  }
+  progress.finish();
+
+  if (out.maxima) {
+    const Frame m = maxima_frame();
+    for (auto& f : formats_) f->write_maxima(m);
+  }
+  for (auto& f : formats_) f->finish();
+  compare_with_exact();
+
+  const Conserved<E>& w = solver_.state();
+  stats_.deck = cfg_.deck_path;
+  stats_.problem = cfg_.problem;
+  stats_.kernel = to_string(cfg_.params.variant);
+  stats_.nx = cfg_.grid.nx;
+  stats_.ny = cfg_.grid.ny;
+  stats_.t_end = cfg_.t_end;
+  stats_.steps = solver_.steps();
+  stats_.steps_this_run = solver_.steps() - steps0;
+  if (!(stats_.dt_min <= stats_.dt_max)) stats_.dt_min = stats_.dt_max;
+  stats_.volume_final = ex_.sum_all(diag_.volume(w));
+  stats_.mass_final = ex_.sum_all(diag_.pollutant_mass(w));
+  stats_.clipped_volume = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
+  stats_.wall_loop = loop;
+  stats_.wall_total = seconds_since(t_start);
+  if (coll_.root()) write_summary(out.dir + "/summary.json", stats_);
+  return stats_;
+}
+
+}  // namespace
+
+RunStats run_simulation(const RunConfig& cfg, const RunOptions& opt) {
+  using E = DefaultExec;
+  const io::Grid& g = cfg.grid;
+  const Grid block = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, 1);
+  SingleBlock<E> ex;
+  SingleRank coll;
+  BlockRun<E> run(cfg, opt, block, ex, coll);
+  return run.run();
+}
+
+}  // namespace shwa::app

@@ -1,0 +1,44 @@
+// shwa/app/summary.cpp — see summary.hpp.
+#include "summary.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/json.hpp"
+
+namespace shwa::app {
+
+void write_summary(const std::string& path, const RunStats& s) {
+  io::JsonWriter j;
+  const double updates = double(s.nx) * double(s.ny) * double(s.steps_this_run);
+  j.begin_object();
+  j.key("deck").value(s.deck).key("problem").value(s.problem).key("kernel").value(s.kernel);
+  j.key("grid").begin_object().key("nx").value(s.nx).key("ny").value(s.ny).end_object();
+  j.key("end_time").value(s.t_end);
+  j.key("steps").value(s.steps).key("steps_this_run").value(s.steps_this_run);
+  j.key("dt_min").value(s.dt_min).key("dt_max").value(s.dt_max);
+  j.key("restarted_from");
+  if (s.restarted_from) j.value(*s.restarted_from);
+  else j.null();
+  j.key("outputs_written").value(s.outputs);
+  j.key("wall_time_s").value(s.wall_total).key("time_loop_s").value(s.wall_loop);
+  j.key("cell_updates_per_s").value(s.wall_loop > 0 ? updates / s.wall_loop : 0.0);
+  j.key("volume").begin_object();
+  j.key("initial").value(s.volume_initial).key("final").value(s.volume_final);
+  j.key("change").value(s.volume_final - s.volume_initial);
+  j.key("clipped").value(s.clipped_volume);
+  j.key("note").value("the change includes the net boundary inflow; clipped is water added by "
+                      "setting negative depths to zero");
+  j.end_object();
+  j.key("pollutant_mass").begin_object();
+  j.key("initial").value(s.mass_initial).key("final").value(s.mass_final);
+  j.key("change").value(s.mass_final - s.mass_initial);
+  j.end_object();
+  if (s.error_h_l1) {
+    j.key("exact_solution_error").begin_object();
+    j.key("h_l1").value(*s.error_h_l1).key("h_linf").value(*s.error_h_linf).key("u_linf").value(*s.error_u_linf);
+    j.end_object();
+  }
+  j.end_object();
+  io::write_file_atomically(path, j.str());
+}
+
+}  // namespace shwa::app

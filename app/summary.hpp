@@ -1,0 +1,31 @@
+// shwa/app/summary.hpp — the run summary, OUTPUT_DIR/summary.json: steps, time-step range, wall
+// time, throughput, water-volume and pollutant-mass balance, and the error against the exact
+// solution for the built-in problems that have one.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace shwa::app {
+
+struct RunStats {
+  std::string deck, problem, kernel;
+  long nx = 0, ny = 0;
+  double t_end = 0;
+  long steps = 0;             // in all, across restarts
+  long steps_this_run = 0;
+  double dt_min = 0, dt_max = 0;
+  double wall_loop = 0;       // seconds in the time loop, this run
+  double wall_total = 0;      // seconds from start to end, this run
+  std::optional<double> restarted_from;  // time of the checkpoint
+  int outputs = 0;            // frames written in this run
+  double volume_initial = 0, volume_final = 0;
+  double mass_initial = 0, mass_final = 0;
+  double clipped_volume = 0;  // water added by clipping negative depths, all runs
+  // Against the exact solution at the end time (built-in problems that have one).
+  std::optional<double> error_h_l1, error_h_linf, error_u_linf;
+};
+
+void write_summary(const std::string& path, const RunStats& s);
+
+}  // namespace shwa::app
