@@ -1,0 +1,328 @@
+// shwa/comm/mpi_exchanger.hpp — the halo exchange between blocks over MPI (SPEC section 7).
+//
+// Each block exchanges with up to 8 neighbours: the 4 sides and the 4 corners. A side neighbour
+// gets a band of w owned rows or columns (w = the halo width), a corner neighbour a w x w square,
+// so after one round every ghost cell within w of the block that lies inside the domain holds its
+// owner's value, corners included (the expanded halo updates ghost cells next to the corners when
+// k > 1). Ghost cells outside the domain belong to the boundary conditions: never written here.
+//
+// One exchange:
+//   begin  post every MPI_Irecv; one pack kernel (all neighbours, all fields) into one contiguous
+//          send buffer; one fence; every MPI_Isend;
+//   end    MPI_Waitall; one unpack kernel from the receive buffer into the ghost layers.
+// The buffers are allocated once. MPI sees the device buffers themselves when the memory is host
+// memory or MPI is CUDA-aware ("direct"), otherwise host (pinned, under CUDA) mirrors that the
+// buffers are copied through ("staged"); ExchangeOptions forces either.
+#pragma once
+
+#include "cart.hpp"
+#include "device.hpp"
+#include "halo.hpp"
+#include "mpi_check.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace shwa::comm {
+
+/// How halo buffers reach MPI.
+enum class Transport {
+  Auto,    // direct when MPI can read the buffers' memory, else staged
+  Direct,  // the device buffers' pointers go to MPI
+  Staged,  // copied through host mirrors
+};
+
+struct ExchangeOptions {
+  Transport transport = Transport::Auto;
+  int width = 0;  // ghost layers exchanged, 1 .. grid.ng; 0: all of them (grid.ng)
+};
+
+/// An offset to one of the 8 neighbours. Order: the 4 sides as in Side, then the corners, so that
+/// the opposite of direction n is n ^ 1.
+struct Offset {
+  int di, dj;
+};
+inline constexpr int kNumDirections = 8;
+inline constexpr Offset kDirections[kNumDirections] = {{-1, 0},  {1, 0}, {0, -1}, {0, 1},
+                                                       {-1, -1}, {1, 1}, {1, -1}, {-1, 1}};
+constexpr int opposite(int n) { return n ^ 1; }
+
+namespace detail {
+
+/// Cells [a, b) along one axis of owned cells [ng, ng + n): all of them (d = 0), or the w owned
+/// (ghost = false) or ghost (ghost = true) cells at the low (d < 0) or high (d > 0) end.
+inline void axis_band(int ng, int n, int d, int w, bool ghost, int& a, int& b) {
+  if (d == 0) {
+    a = ng;
+    b = ng + n;
+    return;
+  }
+  a = d < 0 ? (ghost ? ng - w : ng) : (ghost ? ng + n : ng + n - w);
+  b = a + w;
+}
+
+}  // namespace detail
+
+/// The owned cells of block g that its neighbour at offset o needs (w layers).
+inline Box shared_band(const Grid& g, Offset o, int w) {
+  Box b;
+  detail::axis_band(g.ng, g.nx, o.di, w, false, b.i0, b.i1);
+  detail::axis_band(g.ng, g.ny, o.dj, w, false, b.j0, b.j1);
+  return b;
+}
+
+/// The ghost cells of block g that its neighbour at offset o owns (w layers).
+inline Box ghost_band(const Grid& g, Offset o, int w) {
+  Box b;
+  detail::axis_band(g.ng, g.nx, o.di, w, true, b.i0, b.i1);
+  detail::axis_band(g.ng, g.ny, o.dj, w, true, b.j0, b.j1);
+  return b;
+}
+
+/// Boxes laid end to end in a buffer, each box once per field: box n occupies
+/// [nf * offset[n], nf * offset[n + 1]), field by field, rows of i.
+struct BandList {
+  int count = 0;
+  Box box[kNumDirections];
+  int offset[kNumDirections + 1] = {0};
+
+  void add(const Box& b) {
+    box[count] = b;
+    offset[count + 1] = offset[count] + int(b.size());
+    ++count;
+  }
+  /// Cells in the buffer for nf fields.
+  int cells(int nf) const { return nf * offset[count]; }
+  /// Field and storage cell of buffer position idx.
+  KOKKOS_INLINE_FUNCTION void locate(int idx, int nf, int& f, int& j, int& i) const {
+    int n = 0;
+    while (idx >= nf * offset[n + 1]) ++n;
+    const int size = offset[n + 1] - offset[n];
+    const int r = idx - nf * offset[n];
+    f = r / size;
+    const int c = r - f * size;
+    const int bnx = box[n].nx();
+    j = box[n].j0 + c / bnx;
+    i = box[n].i0 + c % bnx;
+  }
+};
+
+/// Up to 4 fields exchanged together (the conserved variables, or one static field).
+template <class E>
+struct FieldSet {
+  Field<E> f[Conserved<E>::kNumFields];
+  int n = 0;
+  KOKKOS_INLINE_FUNCTION Real& operator()(int k, int j, int i) const { return f[k](j, i); }
+  bool same_as(const FieldSet& o) const {
+    if (n != o.n) return false;
+    for (int k = 0; k < n; ++k)
+      if (f[k].data() != o.f[k].data()) return false;
+    return true;
+  }
+};
+
+template <class E>
+class MpiExchanger final : public Exchanger<E> {
+ public:
+  using memory_space = typename E::memory_space;
+  using Buffer = Kokkos::View<Real*, memory_space>;
+#if defined(KOKKOS_ENABLE_CUDA)
+  using StageSpace = Kokkos::CudaHostPinnedSpace;
+#else
+  using StageSpace = Kokkos::HostSpace;
+#endif
+  using StageBuffer = Kokkos::View<Real*, StageSpace>;
+
+  /// The exchanger of this rank's block of `cart` (collective over cart.comm(): it duplicates it,
+  /// so its messages never meet anyone else's).
+  explicit MpiExchanger(const CartDecomposition& cart, ExchangeOptions opt = {})
+      : grid_(cart.grid()), width_(opt.width == 0 ? cart.grid().ng : opt.width) {
+    if (width_ < 1 || width_ > grid_.ng)
+      throw std::invalid_argument("halo exchange width " + std::to_string(width_) +
+                                  " outside 1 .. " + std::to_string(grid_.ng) + " (ghost layers)");
+    constexpr bool host_memory =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    staged_ = opt.transport == Transport::Staged ||
+              (opt.transport == Transport::Auto && !host_memory && !mpi_cuda_aware());
+    for (int n = 0; n < kNumDirections; ++n) {
+      const int r = cart.neighbor(kDirections[n].di, kDirections[n].dj);
+      if (r == MPI_PROC_NULL) continue;
+      rank_[sends_.count] = r;
+      dir_[sends_.count] = n;
+      sends_.add(shared_band(grid_, kDirections[n], width_));
+      recvs_.add(ghost_band(grid_, kDirections[n], width_));
+    }
+    const int cap = sends_.cells(Conserved<E>::kNumFields);
+    send_ = Buffer("shwa::halo_send", cap);
+    recv_ = Buffer("shwa::halo_recv", cap);
+    if (staged_) {
+      stage_send_ = StageBuffer("shwa::halo_send_host", cap);
+      stage_recv_ = StageBuffer("shwa::halo_recv_host", cap);
+    }
+    requests_.assign(size_t(2 * sends_.count), MPI_REQUEST_NULL);
+    SHWA_MPI_CHECK(MPI_Comm_dup(cart.comm(), &comm_));
+  }
+
+  /// An exchange still in flight (an exception between begin and end) is abandoned: its receives
+  /// are cancelled and its requests released, without waiting on neighbours that may never answer.
+  ~MpiExchanger() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    if (posted_) {
+      for (int n = 0; n < sends_.count; ++n) MPI_Cancel(&requests_[size_t(n)]);
+      for (auto& r : requests_)
+        if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    }
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  }
+  MpiExchanger(const MpiExchanger&) = delete;
+  MpiExchanger& operator=(const MpiExchanger&) = delete;
+
+  void begin_exchange(const Conserved<E>& w) override { start(conserved(w)); }
+  void end_exchange(const Conserved<E>& w) override { finish(conserved(w)); }
+  void exchange_field(const Field<E>& f) override {
+    FieldSet<E> s;
+    s.f[0] = f;
+    s.n = 1;
+    start(s);
+    finish(s);
+  }
+
+  /// Minimum over all ranks; NaN on any rank gives NaN on every rank (MPI_MIN leaves NaN to the
+  /// implementation), so a failing step stops every rank alike.
+  double min_all(double local) override {
+    const double mine[2] = {std::isnan(local) ? 0.0 : local, std::isnan(local) ? -1.0 : 0.0};
+    double all[2];
+    SHWA_MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MIN, comm_));
+    return all[1] < 0 ? std::numeric_limits<double>::quiet_NaN() : all[0];
+  }
+  double sum_all(double local) override {
+    double all = 0;
+    SHWA_MPI_CHECK(MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_SUM, comm_));
+    return all;
+  }
+
+  /// MPI sees host mirrors of the buffers (true) or the buffers themselves (false).
+  bool staged() const { return staged_; }
+  int width() const { return width_; }
+  /// Neighbours exchanged with (0 to 8).
+  int neighbors() const { return sends_.count; }
+
+  // The kernels are public only because CUDA's extended lambdas may not live in private member
+  // functions.
+  void pack(const FieldSet<E>& fields) const {
+    const BandList bands = sends_;
+    const Buffer buf = send_;
+    const FieldSet<E> src = fields;
+    const int nf = fields.n;
+    Kokkos::parallel_for(
+        "shwa::halo_pack", Kokkos::RangePolicy<E>(0, bands.cells(nf)),
+        KOKKOS_LAMBDA(const int idx) {
+          int f, j, i;
+          bands.locate(idx, nf, f, j, i);
+          buf(idx) = src(f, j, i);
+        });
+  }
+  void unpack(const FieldSet<E>& fields) const {
+    const BandList bands = recvs_;
+    const Buffer buf = recv_;
+    const FieldSet<E> dst = fields;
+    const int nf = fields.n;
+    Kokkos::parallel_for(
+        "shwa::halo_unpack", Kokkos::RangePolicy<E>(0, bands.cells(nf)),
+        KOKKOS_LAMBDA(const int idx) {
+          int f, j, i;
+          bands.locate(idx, nf, f, j, i);
+          dst(f, j, i) = buf(idx);
+        });
+  }
+
+ private:
+  static FieldSet<E> conserved(const Conserved<E>& w) {
+    FieldSet<E> s;
+    s.f[0] = w.h;
+    s.f[1] = w.qx;
+    s.f[2] = w.qy;
+    s.f[3] = w.hc;
+    s.n = 4;
+    return s;
+  }
+
+  /// The first n cells of a buffer.
+  template <class View>
+  static View head(const View& v, int n) {
+    return Kokkos::subview(v, std::make_pair(0, n));
+  }
+
+  void start(const FieldSet<E>& fields) {
+    if (posted_)
+      throw std::logic_error(
+          "halo exchange begun while the previous one is still in flight "
+          "(begin_exchange without end_exchange)");
+    for (int k = 0; k < fields.n; ++k)
+      if (int(fields.f[k].extent(0)) != grid_.ny_padded() ||
+          int(fields.f[k].extent(1)) != grid_.nx_padded())
+        throw std::invalid_argument("halo exchange of a field that is not padded like the block");
+    const int nf = fields.n, cells = sends_.cells(nf);
+    if (sends_.count > 0) {
+      Real* rbase = staged_ ? stage_recv_.data() : recv_.data();
+      for (int n = 0; n < recvs_.count; ++n)
+        SHWA_MPI_CHECK(MPI_Irecv(rbase + nf * recvs_.offset[n],
+                                 nf * (recvs_.offset[n + 1] - recvs_.offset[n]), mpi_real(),
+                                 rank_[n], opposite(dir_[n]), comm_, &requests_[size_t(n)]));
+      pack(fields);
+      if (staged_)
+        Kokkos::deep_copy(head(stage_send_, cells), head(send_, cells));  // fences
+      else
+        E().fence();
+      const Real* sbase = staged_ ? stage_send_.data() : send_.data();
+      for (int n = 0; n < sends_.count; ++n)
+        SHWA_MPI_CHECK(MPI_Isend(sbase + nf * sends_.offset[n],
+                                 nf * (sends_.offset[n + 1] - sends_.offset[n]), mpi_real(),
+                                 rank_[n], dir_[n], comm_, &requests_[size_t(recvs_.count + n)]));
+    }
+    active_ = fields;
+    posted_ = true;
+  }
+
+  void finish(const FieldSet<E>& fields) {
+    if (!posted_) throw std::logic_error("halo exchange ended without being begun");
+    if (!fields.same_as(active_))
+      throw std::invalid_argument("end_exchange given other fields than begin_exchange");
+    if (sends_.count > 0) {
+      SHWA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+      if (staged_) {
+        const int cells = recvs_.cells(fields.n);
+        Kokkos::deep_copy(head(recv_, cells), head(stage_recv_, cells));
+      }
+      unpack(fields);
+      // The next begin_exchange posts receives into recv_ before anything else: the unpack must
+      // be done reading it.
+      E().fence();
+    }
+    active_ = FieldSet<E>{};
+    posted_ = false;
+  }
+
+  Grid grid_;
+  int width_ = 1;
+  bool staged_ = false;
+  bool posted_ = false;  // an exchange is in flight: begun, not ended
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  BandList sends_, recvs_;  // active neighbours, in the same order
+  int rank_[kNumDirections] = {}, dir_[kNumDirections] = {};  // their ranks and directions
+  Buffer send_, recv_;
+  StageBuffer stage_send_, stage_recv_;
+  std::vector<MPI_Request> requests_;  // receives, then sends
+  FieldSet<E> active_;                 // the fields of the exchange in flight
+};
+
+}  // namespace shwa::comm
