@@ -51,7 +51,8 @@ kk=(-DKokkos_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=
     -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF
     -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF
     -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF)
-[ "$backend" = cuda ] && kk+=(-DCMAKE_CXX_COMPILER="$src/kokkos/bin/nvcc_wrapper")
+[ "$backend" = cuda ] && kk+=(-DCMAKE_CXX_COMPILER="$src/kokkos/bin/nvcc_wrapper"
+                              -DCMAKE_PROJECT_INCLUDE="$(cd "$(dirname "$0")/.." && pwd)/cmake/cuda-toolkit-first.cmake")
 cmake -S "$src/kokkos-kernels" -B "$build/kokkos-kernels" "${gen[@]}" "${common[@]}" "${kk[@]}" \
       > "$build/kk-configure.log" 2>&1 || { cat "$build/kk-configure.log"; exit 1; }
 cmake --build "$build/kokkos-kernels" -j "$jobs" > "$build/kk-build.log" 2>&1 || { tail -50 "$build/kk-build.log"; exit 1; }

@@ -72,13 +72,35 @@ TEST_CASE("Serial and the default execution space give the same fields", "[kerne
     WARN("the default execution space is Serial: nothing to compare against");
     return;
   }
-  const Case c = busy_case(45, 29);
-  for (Variant v : {Variant::Recompute, Variant::Decoupled}) {
-    CAPTURE(to_string(v));
-    const HostState serial = run<Kokkos::Serial>(c, params(v, {16, 4}), 0, 150);
-    const HostState dflt = run<DefaultExec>(c, params(v, {16, 4}), 0, 150);
-    // On the host the two are bit for bit the same; a GPU may contract to FMA differently.
-    require_close(dflt, serial, is_host_space<DefaultExec>() ? 0.0 : 1e-13);
+  if (is_host_space<DefaultExec>()) {
+    // Host spaces run the same machine code per cell: bit for bit, on the case that exercises
+    // every branch.
+    const Case c = busy_case(45, 29);
+    for (Variant v : {Variant::Recompute, Variant::Decoupled}) {
+      CAPTURE(to_string(v));
+      const HostState serial = run<Kokkos::Serial>(c, params(v, {16, 4}), 0, 150);
+      const HostState dflt = run<DefaultExec>(c, params(v, {16, 4}), 0, 150);
+      require_close(dflt, serial, 0.0);
+    }
+  } else {
+    // A GPU contracts a * b + c into FMAs and has its own cbrt, so results differ from the host's
+    // in the last bits; at wet/dry fronts such differences grow (a cell on one side of eps_h or
+    // the other), so compare on a smooth, fully wet flow with friction, where they stay at
+    // round-off.
+    Case c;
+    c.grid = Grid::single(64, 40, 1.0, 1.0);
+    c.init = [](double x, double y, CellInit& s) {
+      s.H = 2.0 + 0.3 * std::sin(0.2 * x) * std::cos(0.3 * y);
+      s.eta = 0.3 * std::exp(-((x - 20) * (x - 20) + (y - 20) * (y - 20)) / 50.0);
+      s.c = y > 20 ? 1.0 : 0.2;
+      s.n = 0.03;
+    };
+    for (Variant v : {Variant::Recompute, Variant::Decoupled}) {
+      CAPTURE(to_string(v));
+      const HostState serial = run<Kokkos::Serial>(c, params(v, {16, 4}), 0, 200);
+      const HostState dflt = run<DefaultExec>(c, params(v, {16, 4}), 0, 200);
+      require_close(dflt, serial, 1e-12);
+    }
   }
 #else
   FAIL("Kokkos::Serial is not enabled in this Kokkos build");
