@@ -10,6 +10,8 @@
 //   begin  post every MPI_Irecv; one pack kernel (all neighbours, all fields) into one contiguous
 //          send buffer; one fence; every MPI_Isend;
 //   end    MPI_Waitall; one unpack kernel from the receive buffer into the ghost layers.
+// An exchange begun must end before the next begins, with the same fields (checked: the buffers
+// are in use until then).
 // The buffers are allocated once. MPI sees the device buffers themselves when the memory is host
 // memory or MPI is CUDA-aware ("direct"), otherwise host (pinned, under CUDA) mirrors that the
 // buffers are copied through ("staged"); ExchangeOptions forces either.
@@ -42,6 +44,18 @@ enum class Transport {
 struct ExchangeOptions {
   Transport transport = Transport::Auto;
   int width = 0;  // ghost layers exchanged, 1 .. grid.ng; 0: all of them (grid.ng)
+};
+
+/// Host wall-clock seconds (MPI_Wtime) spent in each phase of the exchanges and reductions. On a
+/// GPU, kernels queued before a phase may finish inside it (its fences): a phase's time is what the
+/// host waited there, not what the network took.
+struct CommTimes {
+  double post = 0;     // begin: receives posted, pack, fence (or copy to the host), sends posted
+  double wait = 0;     // end: MPI_Waitall (and the copy from the host)
+  double unpack = 0;   // end: the unpack kernel and its fence
+  double reduce = 0;   // min_all and sum_all
+  long exchanges = 0;  // exchanges with at least one neighbour
+  long reductions = 0;
 };
 
 /// An offset to one of the 8 neighbours. Order: the 4 sides as in Side, then the corners, so that
@@ -199,12 +213,16 @@ class MpiExchanger final : public Exchanger<E> {
   /// Minimum over all ranks; NaN on any rank gives NaN on every rank (MPI_MIN leaves NaN to the
   /// implementation), so a failing step stops every rank alike.
   double min_all(double local) override {
+    ++times_.reductions;
+    const Timer t(times_.reduce);
     const double mine[2] = {std::isnan(local) ? 0.0 : local, std::isnan(local) ? -1.0 : 0.0};
     double all[2];
     SHWA_MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MIN, comm_));
     return all[1] < 0 ? std::numeric_limits<double>::quiet_NaN() : all[0];
   }
   double sum_all(double local) override {
+    ++times_.reductions;
+    const Timer t(times_.reduce);
     double all = 0;
     SHWA_MPI_CHECK(MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_SUM, comm_));
     return all;
@@ -215,6 +233,8 @@ class MpiExchanger final : public Exchanger<E> {
   int width() const { return width_; }
   /// Neighbours exchanged with (0 to 8).
   int neighbors() const { return sends_.count; }
+  const CommTimes& times() const { return times_; }
+  void reset_times() { times_ = CommTimes{}; }
 
   // The kernels are public only because CUDA's extended lambdas may not live in private member
   // functions.
@@ -246,6 +266,17 @@ class MpiExchanger final : public Exchanger<E> {
   }
 
  private:
+  /// Adds the seconds of its lifetime to `seconds`.
+  class Timer {
+   public:
+    explicit Timer(double& seconds) : seconds_(seconds), start_(MPI_Wtime()) {}
+    ~Timer() { seconds_ += MPI_Wtime() - start_; }
+
+   private:
+    double& seconds_;
+    double start_;
+  };
+
   static FieldSet<E> conserved(const Conserved<E>& w) {
     FieldSet<E> s;
     s.f[0] = w.h;
@@ -273,6 +304,8 @@ class MpiExchanger final : public Exchanger<E> {
         throw std::invalid_argument("halo exchange of a field that is not padded like the block");
     const int nf = fields.n, cells = sends_.cells(nf);
     if (sends_.count > 0) {
+      ++times_.exchanges;
+      const Timer t(times_.post);
       Real* rbase = staged_ ? stage_recv_.data() : recv_.data();
       for (int n = 0; n < recvs_.count; ++n)
         SHWA_MPI_CHECK(MPI_Irecv(rbase + nf * recvs_.offset[n],
@@ -298,14 +331,18 @@ class MpiExchanger final : public Exchanger<E> {
     if (!fields.same_as(active_))
       throw std::invalid_argument("end_exchange given other fields than begin_exchange");
     if (sends_.count > 0) {
-      SHWA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
-      if (staged_) {
-        const int cells = recvs_.cells(fields.n);
-        Kokkos::deep_copy(head(recv_, cells), head(stage_recv_, cells));
+      {
+        const Timer t(times_.wait);
+        SHWA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+        if (staged_) {
+          const int cells = recvs_.cells(fields.n);
+          Kokkos::deep_copy(head(recv_, cells), head(stage_recv_, cells));
+        }
       }
+      const Timer t(times_.unpack);
       unpack(fields);
-      // The next begin_exchange posts receives into recv_ before anything else: the unpack must
-      // be done reading it.
+      // With direct transport the next begin_exchange posts receives into recv_ first thing: the
+      // unpack must be done reading it.
       E().fence();
     }
     active_ = FieldSet<E>{};
@@ -322,7 +359,8 @@ class MpiExchanger final : public Exchanger<E> {
   Buffer send_, recv_;
   StageBuffer stage_send_, stage_recv_;
   std::vector<MPI_Request> requests_;  // receives, then sends
-  FieldSet<E> active_;                 // the fields of the exchange in flight
+  CommTimes times_;
+  FieldSet<E> active_;  // the fields of the exchange in flight
 };
 
 }  // namespace shwa::comm

@@ -174,3 +174,18 @@ TEST_CASE("min_all and sum_all reduce over every rank; NaN anywhere is NaN every
   if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, E::memory_space>::accessible)
     CHECK_FALSE(ex.staged());
 }
+
+TEST_CASE("the exchanger counts its exchanges and reductions and times them", "[halo]") {
+  CartDecomposition cart(MPI_COMM_WORLD, Grid::single(kNx, kNy, 1, 1, 0, 0, 1));
+  MpiExchanger<E> ex(cart);
+  Conserved<E> w("W", cart.grid());
+  ex.exchange(w);
+  ex.exchange_field(w.h);
+  ex.min_all(1.0);
+  const CommTimes& t = ex.times();
+  CHECK(t.exchanges == (ex.neighbors() > 0 ? 2 : 0));
+  CHECK(t.reductions == 1);
+  CHECK((t.post >= 0 && t.wait >= 0 && t.unpack >= 0 && t.reduce >= 0));
+  ex.reset_times();
+  CHECK((ex.times().exchanges == 0 && ex.times().reductions == 0 && ex.times().reduce == 0));
+}
