@@ -34,21 +34,30 @@ class Diagnostics {
   Norms error(const Field<E>& f, const Field<E>& ref) {
     pack(f, a_);
     pack(ref, b_);
-    auto a = a_, b = b_;
-    Kokkos::parallel_for("shwa::diag_diff", Kokkos::RangePolicy<E>(0, a.extent(0)),
-                         KOKKOS_LAMBDA(int k) { a(k) -= b(k); });
+    Kokkos::parallel_for("shwa::diag_diff", Kokkos::RangePolicy<E>(0, a_.extent(0)), Subtract{a_, b_});
     const double area = g_.dx * g_.dy;
     return Norms{double(KokkosBlas::nrm1(a_)) * area, double(KokkosBlas::nrm2(a_)) * std::sqrt(area),
                  double(KokkosBlas::nrminf(a_))};
   }
 
-  /// Copies the owned cells of f into v (public: CUDA lambdas may not live in private members).
+  // Functors rather than lambdas: nvcc 13 left the host copy of an extended __host__ __device__
+  // lambda in this class template with a null destructor pointer when two translation units
+  // instantiated it (a segfault on the H200 host, seen in the Ritter test).
+  struct Pack {
+    Field<E> f;
+    Vec v;
+    int nx, ng;
+    KOKKOS_INLINE_FUNCTION void operator()(int k) const { v(k) = f(ng + k / nx, ng + k % nx); }
+  };
+  struct Subtract {
+    Vec a, b;
+    KOKKOS_INLINE_FUNCTION void operator()(int k) const { a(k) -= b(k); }
+  };
+
+  /// Copies the owned cells of f into v.
   void pack(const Field<E>& f, const Vec& v) const {
-    const int nx = g_.nx, ng = g_.ng;
-    Kokkos::parallel_for(
-        "shwa::diag_pack", Kokkos::RangePolicy<E>(0, v.extent(0)), KOKKOS_LAMBDA(int k) {
-          v(k) = f(ng + k / nx, ng + k % nx);
-        });
+    Kokkos::parallel_for("shwa::diag_pack", Kokkos::RangePolicy<E>(0, v.extent(0)),
+                         Pack{f, v, g_.nx, g_.ng});
   }
 
  private:
