@@ -4,6 +4,7 @@
 #include "mpi_check.hpp"
 #include "mpi_test.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 using namespace shwa;

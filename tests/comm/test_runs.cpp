@@ -7,6 +7,7 @@
 #include "mpi_exchanger.hpp"
 #include "mpi_test.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace shwa;
