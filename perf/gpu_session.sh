@@ -33,5 +33,5 @@ if [ "${SHWA_WITH_OPENMP:-1}" = 1 ]; then
     OMP_PROC_BIND=spread OMP_PLACES=threads build/openmp/perf/shwa_bench --sizes 2048,4096 \
       --variants recompute,decoupled --tiles ${CPU_TILES:-32x8,256x8} --steps 10 --warmup 2 \
       --json "$out/bench-openmp-double.json" | tee "$out/bench-openmp-double.log" ||
-    { echo "OpenMP build failed:"; tail -n 8 "$out"/kokkos-openmp.log "$out"/configure-openmp.log "$out"/build-openmp.log; }
+    { echo "OpenMP build failed:"; grep -h -m3 -A6 "error" "$out"/kokkos-openmp.log "$out"/configure-openmp.log "$out"/build-openmp.log 2>/dev/null | head -40; }
 fi

@@ -131,7 +131,8 @@ TEST_CASE("whole runs: any decomposition, k and overlap give the single block's 
       for (int k : {1, 2, 4})
         for (bool overlap : {false, true}) {
           // Both transports, alternately.
-          const Transport t = (k + overlap) % 2 ? Transport::Staged : Transport::Direct;
+          const Transport t = ((k + overlap) % 2 || !direct_transport_usable()) ? Transport::Staged
+                                                                             : Transport::Direct;
           INFO(nd.name << " on " << np << " ranks, k = " << k << ", overlap "
                        << (overlap ? "on" : "off") << ", "
                        << (t == Transport::Staged ? "staged" : "direct"));
