@@ -198,14 +198,13 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
 namespace detail {
 
 /// Team scratch of the decoupled kernel, structure of arrays:
-///   prims  6 arrays (h, H, u, v, c, sqrt h) over a (TX+PAD) x (TY+PAD) block of cells whose first
-///          row and column are the tile's south and west neighbours (PAD = 1 on GPUs, 2 on hosts,
-///          where the east and north neighbours are kept too);
+///   prims  6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its
+///          four neighbouring rows and columns;
 ///   DX, DY 4 arrays each over the TX x TY tile: the D- that a cell's east (DX) and north (DY)
 ///          edge sends it.
 template <class E>
 struct DecoupledScratch {
-  static constexpr int kPad = is_host_space<E>() ? 2 : 1;
+  static constexpr int kPad = 2;
   int px, npos, ncell;
   ScratchArray<E> p, dx, dy;
 
@@ -316,12 +315,18 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
           const int t = m.team_rank();
           const int tx = t % TX, ty = t / TX;
           const bool active = tx < ntx && ty < nty;
-          // Phase 0: primitives of the tile, its west column and its south row.
+          // Phase 0: primitives of the tile and of its four neighbouring rows and columns. Every
+          // Roe problem below then reads both of its cells from scratch, so an edge gives the same
+          // bits whichever thread solves it (a GPU compiler may fuse a primitive computed in
+          // registers into the solver's arithmetic differently): the fields do not depend on how
+          // tiles fall, hence on the decomposition.
           if (active) s.store(s.pos(tx, ty), detail::load_prim(w, H, j0 + ty, i0 + tx, eps));
-          if (t < nty)
-            s.store(s.pos(-1, t), detail::load_prim(w, H, j0 + t, i0 - 1, eps));
-          else if (t < nty + ntx)
-            s.store(s.pos(t - nty, -1), detail::load_prim(w, H, j0 - 1, i0 + t - nty, eps));
+          for (int e = t; e < 2 * (nty + ntx); e += TX * TY) {
+            const int side = e / (nty + ntx), r = e % (nty + ntx);
+            const int ci = r < nty ? (side == 0 ? -1 : ntx) : r - nty;
+            const int cj = r < nty ? r : (side == 0 ? -1 : nty);
+            s.store(s.pos(ci, cj), detail::load_prim(w, H, j0 + cj, i0 + ci, eps));
+          }
           m.team_barrier();
           // Phase 1: each cell solves its west and south edges; the first nty + ntx threads also
           // solve the edges on the tile's east column and north row.
@@ -338,15 +343,13 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
             if (ty > 0) s.put(s.dy, (ty - 1) * TX + tx, dm);
           }
           if (t < nty) {
-            const CellPrim Ea = detail::load_prim(w, H, j0 + t, i0 + ntx, eps);
-            roe_fluctuations(edge_prim<0>(s.get(s.pos(ntx - 1, t))), edge_prim<0>(Ea), g, sg, eps,
-                             dm, dp);
+            roe_fluctuations(edge_prim<0>(s.get(s.pos(ntx - 1, t))),
+                             edge_prim<0>(s.get(s.pos(ntx, t))), g, sg, eps, dm, dp);
             s.put(s.dx, t * TX + ntx - 1, dm);
           } else if (t < nty + ntx) {
             const int c = t - nty;
-            const CellPrim N = detail::load_prim(w, H, j0 + nty, i0 + c, eps);
-            roe_fluctuations(edge_prim<1>(s.get(s.pos(c, nty - 1))), edge_prim<1>(N), g, sg, eps,
-                             dm, dp);
+            roe_fluctuations(edge_prim<1>(s.get(s.pos(c, nty - 1))),
+                             edge_prim<1>(s.get(s.pos(c, nty))), g, sg, eps, dm, dp);
             s.put(s.dy, (nty - 1) * TX + c, dm);
           }
           m.team_barrier();
