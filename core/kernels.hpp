@@ -93,6 +93,29 @@ KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+/// The tile a team works on: its first cell (i0, j0) and its size, clipped to the box.
+struct Tile {
+  int i0, j0, ntx, nty;
+  KOKKOS_INLINE_FUNCTION Tile(const Box& b, int league_rank, int ntx_tiles, int TX, int TY)
+      : i0(b.i0 + (league_rank % ntx_tiles) * TX),
+        j0(b.j0 + (league_rank / ntx_tiles) * TY),
+        ntx(b.i1 - i0 < TX ? b.i1 - i0 : TX),
+        nty(b.j1 - j0 < TY ? b.j1 - j0 : TY) {}
+};
+
+/// A cell and its four neighbours, as the per-cell kernels load them.
+struct Stencil {
+  CellPrim c, w, e, s, n;
+  template <class E>
+  KOKKOS_FORCEINLINE_FUNCTION Stencil(const Conserved<E>& f, const Field<E>& H, int j, int i,
+                                      Real eps)
+      : c(load_prim(f, H, j, i, eps)),
+        w(load_prim(f, H, j, i - 1, eps)),
+        e(load_prim(f, H, j, i + 1, eps)),
+        s(load_prim(f, H, j - 1, i, eps)),
+        n(load_prim(f, H, j + 1, i, eps)) {}
+};
+
 template <class E>
 Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size) {
   const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
@@ -117,10 +140,8 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
   Kokkos::parallel_reduce(
       "shwa::cfl_min_dt", detail::tile_policy<E>(box, tiling, team),
       KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
-        const int tile = m.league_rank();
-        const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
-        const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
-        const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+        const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
+        const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
         Real tmin = Kokkos::reduction_identity<Real>::min();
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(m, TX * TY),
@@ -128,11 +149,8 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
               const int tx = t % TX, ty = t / TX;
               if (tx >= ntx || ty >= nty) return;
               const int i = i0 + tx, j = j0 + ty;
-              const CellPrim C = detail::load_prim(w, H, j, i, eps);
-              const CellPrim W = detail::load_prim(w, H, j, i - 1, eps);
-              const CellPrim Ea = detail::load_prim(w, H, j, i + 1, eps);
-              const CellPrim S = detail::load_prim(w, H, j - 1, i, eps);
-              const CellPrim N = detail::load_prim(w, H, j + 1, i, eps);
+              const detail::Stencil st(w, H, j, i, eps);
+              const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
               const Real z = dy * (edge_speed(edge_prim<0>(W), edge_prim<0>(C), g, eps) +
                                    edge_speed(edge_prim<0>(C), edge_prim<0>(Ea), g, eps)) +
                              dx * (edge_speed(edge_prim<1>(S), edge_prim<1>(C), g, eps) +
@@ -168,19 +186,14 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
   Kokkos::parallel_for(
       "shwa::flux_update_recompute", detail::tile_policy<E>(box, tiling, team),
       KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m) {
-        const int tile = m.league_rank();
-        const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
-        const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
-        const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+        const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
+        const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
           const int tx = t % TX, ty = t / TX;
           if (tx >= ntx || ty >= nty) return;
           const int i = i0 + tx, j = j0 + ty;
-          const CellPrim C = detail::load_prim(w, H, j, i, eps);
-          const CellPrim W = detail::load_prim(w, H, j, i - 1, eps);
-          const CellPrim Ea = detail::load_prim(w, H, j, i + 1, eps);
-          const CellPrim S = detail::load_prim(w, H, j - 1, i, eps);
-          const CellPrim N = detail::load_prim(w, H, j + 1, i, eps);
+          const detail::Stencil st(w, H, j, i, eps);
+          const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
           Fluct dm, dp, Mx, My;
           roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp);
           Mx = dp;
@@ -269,10 +282,8 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
     // Host: one thread a tile sweeps it edge by edge; every edge inside the tile is solved once.
     Kokkos::parallel_for(
         "shwa::flux_update_decoupled", policy, KOKKOS_LAMBDA(const Member& m) {
-          const int tile = m.league_rank();
-          const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
-          const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
-          const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
+          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
           const Scr s(m, TX, TY);
           for (int ty = -1; ty <= nty; ++ty)
             for (int tx = -1; tx <= ntx; ++tx)
@@ -307,10 +318,8 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
     // barrier, D- travels through scratch.
     Kokkos::parallel_for(
         "shwa::flux_update_decoupled", policy, KOKKOS_LAMBDA(const Member& m) {
-          const int tile = m.league_rank();
-          const int i0 = b.i0 + (tile % ntx_tiles) * TX, j0 = b.j0 + (tile / ntx_tiles) * TY;
-          const int ntx = b.i1 - i0 < TX ? b.i1 - i0 : TX;
-          const int nty = b.j1 - j0 < TY ? b.j1 - j0 : TY;
+          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
+          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
           const Scr s(m, TX, TY);
           const int t = m.team_rank();
           const int tx = t % TX, ty = t / TX;
