@@ -11,6 +11,14 @@
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 
+#ifdef SHWA_WITH_MPI
+#include "cart.hpp"
+#include "device.hpp"
+#include "parallel.hpp"
+
+#include <mpi.h>
+#endif
+
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -19,6 +27,48 @@
 namespace shwa::app {
 
 namespace {
+
+/// MPI_COMM_WORLD's rank and size (0 and 1 without MPI).
+int world_rank() {
+  int r = 0;
+#ifdef SHWA_WITH_MPI
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+#endif
+  return r;
+}
+
+int world_size() {
+  int n = 1;
+#ifdef SHWA_WITH_MPI
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+#endif
+  return n;
+}
+
+/// Runs f on every rank; an exception on any rank is thrown on all (the same error).
+template <class F>
+void on_all_ranks(F&& f) {
+#ifdef SHWA_WITH_MPI
+  collectively(MPI_COMM_WORLD, f);
+#else
+  f();
+#endif
+}
+
+#ifdef SHWA_WITH_MPI
+/// MPI_Init / MPI_Finalize around everything else (Kokkos included). MPI_COMM_WORLD returns
+/// errors instead of aborting, so they reach the program's one exit path.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  }
+  ~MpiSession() { MPI_Finalize(); }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+#endif
 
 struct Arguments {
   std::string deck;
@@ -35,7 +85,39 @@ io::Deck load_deck(const Arguments& a) {
   return d;
 }
 
-void print_check(const RunConfig& cfg) {
+/// How the run would split: every rank checks the decomposition against the ranks (an
+/// io::InputError, as the run would give).
+std::string parallel_line(const RunConfig& cfg) {
+  const io::Grid& g = cfg.grid;
+  const ParallelConfig& p = cfg.parallel;
+  std::string how;
+#ifdef SHWA_WITH_MPI
+  Grid global = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, p.halo_width);
+  const comm::Decomposition d = p.decomposition == "strips"   ? comm::Decomposition::strips()
+                                : p.decomposition == "forced" ? comm::Decomposition::forced(p.px, p.py)
+                                                              : comm::Decomposition::automatic();
+  try {
+    const comm::Dims dims = comm::choose_dims(world_size(), global, d);
+    how = std::to_string(dims.px) + " x " + std::to_string(dims.py) + " blocks";
+  } catch (const comm::ConfigError& e) {
+    throw io::InputError(cfg.deck_path + ": [parallel]: " + e.what());
+  }
+#else
+  (void)g;
+  if (p.decomposition == "forced" && p.px * p.py != 1)
+    throw io::InputError(cfg.deck_path + ": [parallel]: decomposition " + p.describe() + " needs " +
+                         std::to_string(p.px * p.py) + " ranks; this shwa was built without MPI and runs 1");
+  how = "1 x 1 block (built without MPI)";
+#endif
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "# parallel: %d rank(s), decomposition %s: %s; halo width k = %d, overlap %s, transport %s\n",
+                world_size(), p.describe().c_str(), how.c_str(), p.halo_width, p.overlap ? "on" : "off",
+                p.transport.c_str());
+  return line;
+}
+
+void print_check(const RunConfig& cfg, const std::string& parallel) {
   std::printf("# shwa check: %s is valid. The resolved configuration:\n%s", cfg.deck_path.c_str(),
               cfg.resolved_deck.c_str());
   const io::Grid& g = cfg.grid;
@@ -45,6 +127,7 @@ void print_check(const RunConfig& cfg) {
   std::printf("# initial state: %s; %zu output times up to %s s; %zu gauges; boundary segments: %zu\n",
               cfg.problem.c_str(), cfg.out.times.size(), io::format_double(cfg.t_end).c_str(), cfg.out.gauges.size(),
               cfg.bc.segments.size());
+  std::fputs(parallel.c_str(), stdout);
   std::printf("# outputs would go to %s\n", cfg.out.dir.c_str());
 }
 
@@ -57,7 +140,13 @@ void print_info() {
   std::printf("host execution space: %s\n", Kokkos::DefaultHostExecutionSpace::name());
   std::printf("precision: %s\n", SHWA_PRECISION_NAME);
 #ifdef SHWA_WITH_MPI
-  std::printf("MPI: built (comm/); the app runs one block\n");
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  std::string name(lib, std::size_t(len));
+  name = name.substr(0, name.find_first_of("\n,"));
+  std::printf("MPI: yes (%s); %d rank(s) in this run, one block per rank; CUDA-aware: %s\n", name.c_str(),
+              world_size(), comm::mpi_cuda_aware() ? "yes" : "no");
 #else
   std::printf("MPI: no\n");
 #endif
@@ -69,30 +158,47 @@ void print_info() {
 /// Runs the chosen subcommand; errors propagate as exceptions.
 int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
   if (run.parsed() || check.parsed()) {
-    io::Deck deck = load_deck(a);
-    RunConfig cfg = load_config(deck, a.deck);
+    // Every rank reads the deck; an error on any rank stops all, reported once.
+    RunConfig cfg;
+    on_all_ranks([&] {
+      io::Deck deck = load_deck(a);
+      cfg = load_config(deck, a.deck);
+    });
     if (check.parsed()) {
-      print_check(cfg);
+      std::string parallel;
+      on_all_ranks([&] { parallel = parallel_line(cfg); });
+      if (world_rank() == 0) print_check(cfg, parallel);
       return kSuccess;
     }
     RunOptions opt;
     opt.restart = a.restart;
     const RunStats s = run_simulation(cfg, opt);
-    std::printf("shwa: done: %ld steps, t = %s s, %.3g cell updates/s; outputs in %s\n", s.steps,
+    if (world_rank() == 0)
+      std::printf("shwa: done: %ld steps, t = %s s, %.3g cell updates/s; outputs in %s\n", s.steps,
                 io::format_double(cfg.t_end).c_str(),
                 s.wall_loop > 0 ? double(s.nx) * double(s.ny) * double(s.steps_this_run) / s.wall_loop : 0.0,
                 cfg.out.dir.c_str());
     return kSuccess;
   }
-  print_info();
+  if (world_rank() == 0) print_info();
   return kSuccess;
 }
 
-void error_line(const std::string& message) { std::fprintf(stderr, "shwa: error: %s\n", message.c_str()); }
+/// An error every rank shares: printed once, by rank 0.
+void error_line(const std::string& message) {
+#ifdef SHWA_WITH_MPI
+  comm::report_on_root(MPI_COMM_WORLD, message);
+#else
+  std::fprintf(stderr, "shwa: error: %s\n", message.c_str());
+#endif
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef SHWA_WITH_MPI
+  MpiSession mpi(argc, argv);
+#endif
   Arguments a;
   CLI::App app{"shwa: shallow-water flow and pollutant transport on Kokkos (Roe scheme, wet/dry fronts).\n"
                "Decks are TOML files; inputs/README.md describes their keys.",
@@ -117,14 +223,26 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    if (e.get_exit_code() == 0) return world_rank() == 0 ? app.exit(e) : 0;  // --help
     error_line(std::string(e.what()) + " (see shwa --help)");
     return kUsageError;
   }
 
   int code = kSuccess;
+  Kokkos::InitArguments kargs(a.threads, -1, a.device, /*disable_warnings=*/true);
+#ifdef SHWA_WITH_MPI
+  // One GPU per rank, chosen from the rank's place on its node (unless --device says).
+  try {
+    on_all_ranks([&] {
+      const int device = comm::kokkos_arguments(MPI_COMM_WORLD).device_id;
+      if (a.device < 0) kargs.device_id = device;
+    });
+  } catch (const std::exception& e) {
+    error_line(e.what());
+    return kInputError;
+  }
+#endif
   {
-    Kokkos::InitArguments kargs(a.threads, -1, a.device, /*disable_warnings=*/true);
     Kokkos::ScopeGuard kokkos(kargs);
     try {
       code = dispatch(*run, *check, a);

@@ -361,7 +361,53 @@ void apply_spill(Deck& d, RunConfig& cfg) {
   if (!any) throw d.error("pollutant.radius", "the spill covers no wet cell centre");
 }
 
+/// [parallel]: decomposition = "auto" | "strips" | [px, py], halo_width, overlap, transport. Whether
+/// a forced decomposition matches the number of ranks is checked when the run starts (every rank
+/// reaches the same verdict; see comm::choose_dims).
+ParallelConfig read_parallel(Deck& d) {
+  ParallelConfig p;
+  const std::string key = "parallel.decomposition";
+  const std::string expected = "expected \"auto\", \"strips\" or [px, py] (blocks along x and y)";
+  if (d.has(key)) {
+    std::string s;
+    bool is_string = true;
+    try {
+      s = d.get_string(key);
+    } catch (const InputError&) {
+      is_string = false;
+    }
+    if (is_string && !s.empty() && s.front() == '[') is_string = false;  // a list typed on the command line
+    if (is_string) {
+      if (s != "auto" && s != "strips") throw d.error(key, expected + ", got " + io::quote(s));
+      p.decomposition = s;
+    } else {
+      std::vector<double> v;
+      try {
+        v = d.get_double_list(key, require_in(1, 1 << 20));
+      } catch (const InputError& e) {
+        throw d.error(key, expected + " (" + e.what() + ")");
+      }
+      if (v.size() != 2 || v[0] != std::floor(v[0]) || v[1] != std::floor(v[1]))
+        throw d.error(key, expected + ": two whole numbers >= 1");
+      p.decomposition = "forced";
+      p.px = int(v[0]);
+      p.py = int(v[1]);
+    }
+  } else {
+    p.decomposition = d.get_string(key, "auto");
+  }
+  p.halo_width = d.get_int("parallel.halo_width", 1, require_in(1, 64));
+  p.overlap = d.get_bool("parallel.overlap", true);
+  p.transport = d.get_choice("parallel.transport", "auto", {"auto", "direct", "staged"});
+  return p;
+}
+
 }  // namespace
+
+std::string ParallelConfig::describe() const {
+  if (decomposition == "forced") return std::to_string(px) + " x " + std::to_string(py);
+  return decomposition;
+}
 
 bool OutputConfig::has_format(const std::string& f) const {
   return std::find(formats.begin(), formats.end(), f) != formats.end();
@@ -411,6 +457,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path) {
   cfg.health_interval = d.get_int("numerics.health_interval", 10, require_in(1, 1000000));
   cfg.max_clipped_fraction = d.get_double("numerics.max_clipped_fraction", 1e-3, require_nonnegative());
   cfg.out = read_output(d, deck_path, cfg.grid, cfg.t_end);
+  cfg.parallel = read_parallel(d);
   d.check_unused();
   check_output_dir(cfg.out.dir, d, "output.dir");
   cfg.resolved_deck = d.resolved_toml();

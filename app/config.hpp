@@ -49,6 +49,17 @@ struct OutputConfig {
   bool has_format(const std::string& f) const;
 };
 
+/// [parallel]: how an MPI run splits the grid (one block per rank) and exchanges halos.
+struct ParallelConfig {
+  std::string decomposition = "auto";  // "auto", "strips" or "forced" (px x py)
+  int px = 0, py = 0;                  // forced: blocks along x and y
+  int halo_width = 1;                  // k: ghost layers, exchanged every k steps
+  bool overlap = true;                 // update the interior while the halos travel
+  std::string transport = "auto";      // "auto", "direct" or "staged"
+  /// "auto", "strips" or "PX x PY".
+  std::string describe() const;
+};
+
 struct RunConfig {
   std::string deck_path;
   std::string problem;  // a built-in problem's name, or "files"
@@ -63,6 +74,7 @@ struct RunConfig {
   int health_interval = 10;        // steps between NaN / clipped-volume checks
   double max_clipped_fraction = 1e-3;  // of the initial volume, before the run is declared blown up
   OutputConfig out;
+  ParallelConfig parallel;
   std::string resolved_deck;  // TOML of every key set or defaulted
 };
 

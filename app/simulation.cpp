@@ -23,9 +23,14 @@
 #include "io/gauges.hpp"
 #include "io/text.hpp"
 
+#ifdef SHWA_WITH_MPI
+#include "parallel.hpp"
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -83,7 +88,9 @@ class BlockRun {
  public:
   BlockRun(const RunConfig& cfg, const RunOptions& opt, const Grid& block, Exchanger<E>& ex, Collective& coll)
       : cfg_(cfg), opt_(opt), block_(block), ex_(ex), coll_(coll), solver_(block, cfg.params, cfg.bc),
-        diag_(block), maxima_(block) {}
+        diag_(block), maxima_(block) {
+    solver_.set_overlap(cfg.parallel.overlap);
+  }
 
   RunStats run();
 
@@ -114,6 +121,13 @@ class BlockRun {
   std::optional<io::GaugeWriter> gauges_;
   std::vector<std::unique_ptr<OutputFormat>> formats_;
   std::vector<double> H_global_;  // on the root
+  int px_ = 1, py_ = 1;
+  std::string transport_ = "none";
+
+ public:
+  void set_parallel(int px, int py, const std::string& transport) { px_ = px, py_ = py, transport_ = transport; }
+
+ private:
   std::string last_checkpoint_;
   double clipped_before_ = 0;     // clipped volume of the runs before a restart
   double next_gauge_ = 0, next_checkpoint_ = 0;
@@ -147,7 +161,8 @@ void BlockRun<E>::set_up() {
 template <class E>
 void BlockRun<E>::restore(const std::string& path) {
   io::Checkpoint c;
-  if (coll_.root()) {
+  coll_.collectively([&] {
+    if (!coll_.root()) return;
     c = io::read_checkpoint(path);
     if (c.nx != cfg_.grid.nx || c.ny != cfg_.grid.ny)
       throw io::InputError(path + ": the checkpoint's grid is " + std::to_string(c.nx) + " x " + std::to_string(c.ny) +
@@ -157,8 +172,16 @@ void BlockRun<E>::restore(const std::string& path) {
                            " precision, this build runs in the other");
     if (c.time > cfg_.t_end)
       throw io::InputError(path + ": the checkpoint's time " + io::format_double(c.time) + " lies past time.end");
+    for (const char* key : {"dt_min", "dt_max", "volume_initial", "mass_initial", "clipped_volume"}) meta_double(c, path, key);
+  });
+  // The root's metadata on every rank (doubles as written, exactly).
+  std::vector<double> meta(7, 0.0);
+  if (coll_.root()) {
+    meta = {c.time, double(c.step), meta_double(c, path, "dt_min"), meta_double(c, path, "dt_max"),
+            meta_double(c, path, "volume_initial"), meta_double(c, path, "mass_initial"),
+            meta_double(c, path, "clipped_volume")};
   }
-  // (With several ranks, the root's metadata would be broadcast here.)
+  coll_.broadcast(meta);
   const Conserved<E>& w = solver_.state();
   const char* names[] = {"h", "qx", "qy", "hc"};
   for (int k = 0; k < 4; ++k)
@@ -171,13 +194,13 @@ void BlockRun<E>::restore(const std::string& path) {
                     coll_.scatter(coll_.root() ? as_doubles(c, "arrival") : std::vector<double>{}, block_));
   }
   solver_.finalize_setup(ex_);
-  solver_.set_time(c.time, long(c.step));
-  stats_.dt_min = meta_double(c, path, "dt_min");
-  stats_.dt_max = meta_double(c, path, "dt_max");
-  stats_.volume_initial = meta_double(c, path, "volume_initial");
-  stats_.mass_initial = meta_double(c, path, "mass_initial");
-  clipped_before_ = meta_double(c, path, "clipped_volume");
-  stats_.restarted_from = c.time;
+  solver_.set_time(meta[0], long(meta[1]));
+  stats_.dt_min = meta[2];
+  stats_.dt_max = meta[3];
+  stats_.volume_initial = meta[4];
+  stats_.mass_initial = meta[5];
+  clipped_before_ = meta[6];
+  stats_.restarted_from = meta[0];
   last_checkpoint_ = path;
 }
 
@@ -207,15 +230,17 @@ void BlockRun<E>::sample_gauges() {
   const double eps = cfg_.params.eps_h, nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t k = 0; k < cfg_.out.gauges.size(); ++k) {
     const double h = raw[4 * k], qx = raw[4 * k + 1], qy = raw[4 * k + 2], hc = raw[4 * k + 3];
-    const bool wet = h >= eps;
+    const bool wet = h >= eps;  // h of cell (0, 0) on the blocks that do not hold the gauge
     const io::GaugePoint& p = cfg_.out.gauges[k];
     const std::size_t cell = std::size_t(std::floor((p.y - cfg_.grid.y0) / cfg_.grid.dy)) * cfg_.grid.nx +
                              std::size_t(std::floor((p.x - cfg_.grid.x0) / cfg_.grid.dx));
-    const double here = gauge_here_[k] ? 1.0 : 0.0;
+    const bool here = gauge_here_[k];
     const double values[5] = {h, wet ? h - cfg_.init.H[cell] : 0.0, wet ? qx / h : 0.0, wet ? qy / h : 0.0,
                               wet ? hc / h : 0.0};
-    for (double v : values) row.push_back(ex_.sum_all(here * v));
-    if (!wet) row[row.size() - 4] = nan;  // no free surface over dry land
+    // The other blocks add -0.0, the identity of IEEE addition: the sum is the holder's value
+    // exactly, signed zeros included. Whether the gauge is dry is the holder's verdict.
+    for (double v : values) row.push_back(ex_.sum_all(here ? v : -0.0));
+    if (!(row[row.size() - 5] >= eps)) row[row.size() - 4] = nan;  // no free surface over dry land
   }
   if (gauges_) gauges_->append(t, row);
 }
@@ -265,6 +290,8 @@ void BlockRun<E>::blow_up(const std::string& what) {
   }
   msg += last_checkpoint_.empty() ? "; no checkpoint was written"
                                   : "; the last good checkpoint is " + last_checkpoint_;
+  // Every rank gets here together; the message of the first rank that holds a bad cell wins.
+  coll_.agree(k >= 0 ? std::make_exception_ptr(BlowUp(msg)) : nullptr);
   throw BlowUp(msg);
 }
 
@@ -332,7 +359,9 @@ void BlockRun<E>::write_checkpoint() {
                 {"mass_initial", io::format_double(stats_.mass_initial)},
                 {"clipped_volume", io::format_double(clipped)},
                 {"deck", cfg_.deck_path}};
-  if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
+  coll_.collectively([&] {
+    if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
+  });
 }
 
 /// Errors of h and u against the exact solution at the end time, over the whole grid (root).
@@ -364,8 +393,12 @@ RunStats BlockRun<E>::run() {
   const auto t_start = Clock::now();
   const OutputConfig& out = cfg_.out;
   // Everything that can be refused is checked before the first file is written.
-  const std::string checkpoint = opt_.restart ? latest_checkpoint(out.dir) : "";
-  if (opt_.restart) io::read_checkpoint(checkpoint);  // refuse a corrupted one now
+  std::string checkpoint;
+  coll_.collectively([&] {
+    if (!opt_.restart || !coll_.root()) return;
+    checkpoint = latest_checkpoint(out.dir);
+    io::read_checkpoint(checkpoint);  // refuse a corrupted one now
+  });
 
   set_up();
   if (opt_.restart) restore(checkpoint);
@@ -375,31 +408,45 @@ RunStats BlockRun<E>::run() {
   if (!opt_.restart && out.maxima)
     update_maxima(solver_.state(), block_, maxima_, 0.0, Real(cfg_.params.eps_h), Real(out.arrival_threshold));
 
-  if (coll_.root()) {
-    std::filesystem::create_directories(out.dir);
-    io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
-  }
   const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
-  formats_ = make_outputs(cfg_, resume, H_global_);
-  if (coll_.root() && !out.gauges.empty())
-    gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities, *resume)
-                           : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities));
+  coll_.collectively([&] {
+    if (coll_.root()) {
+      std::filesystem::create_directories(out.dir);
+      io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
+    }
+  });
+  coll_.collectively([&] {
+    formats_ = make_outputs(cfg_, resume, H_global_);
+    if (coll_.root() && !out.gauges.empty())
+      gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities, *resume)
+                             : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities));
+  });
+  // Each format's writes of a frame, on every rank; a failure on any rank stops all.
+  auto write_frame = [&](const Frame& fr) {
+    coll_.collectively([&] {
+      for (auto& f : formats_) f->write(fr);
+    });
+  };
 
   // The first output time still to write, and the next gauge and checkpoint times.
   const double t0 = solver_.time();
   std::size_t next_out = std::size_t(std::upper_bound(out.times.begin(), out.times.end(), t0) - out.times.begin());
   auto next_multiple = [](double t, double every) { return (std::floor(t / every) + 1) * every; };
   if (!opt_.restart) {
-    for (auto& f : formats_) f->write(frame(0));
+    write_frame(frame(0));
     ++stats_.outputs;
     sample_gauges();
   }
   next_gauge_ = out.gauge_interval > 0 ? next_multiple(t0, out.gauge_interval) : 0;
   next_checkpoint_ = cfg_.checkpoint_interval > 0 ? next_multiple(t0, cfg_.checkpoint_interval) : 0;
 
-  Progress progress(opt_.progress, t0, cfg_.t_end, out.progress_interval);
+  // Only the root reports progress.
+  std::FILE* devnull = coll_.root() ? nullptr : std::fopen("/dev/null", "w");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> devnull_closer(devnull, [](std::FILE* f) { return f ? std::fclose(f) : 0; });
+  Progress progress(devnull ? devnull : opt_.progress, t0, cfg_.t_end, out.progress_interval);
   const long steps0 = solver_.steps();
   double loop = 0;
+  coll_.reset_comm_times();
   while (next_out < out.times.size()) {
     const double stop = out.times[next_out];
     const auto t_step = Clock::now();
@@ -423,7 +470,7 @@ RunStats BlockRun<E>::run() {
     }
     if (t == stop) {
       check_health();
-      for (auto& f : formats_) f->write(frame(int(next_out)));
+      write_frame(frame(int(next_out)));
       ++stats_.outputs;
       ++next_out;
     }
@@ -435,11 +482,16 @@ RunStats BlockRun<E>::run() {
   }
   progress.finish();
 
+  const double halo = coll_.halo_seconds(), reduce = coll_.reduce_seconds();
   if (out.maxima) {
     const Frame m = maxima_frame();
-    for (auto& f : formats_) f->write_maxima(m);
+    coll_.collectively([&] {
+      for (auto& f : formats_) f->write_maxima(m);
+    });
   }
-  for (auto& f : formats_) f->finish();
+  coll_.collectively([&] {
+    for (auto& f : formats_) f->finish();
+  });
   compare_with_exact();
 
   const Conserved<E>& w = solver_.state();
@@ -457,7 +509,20 @@ RunStats BlockRun<E>::run() {
   stats_.clipped_volume = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
   stats_.wall_loop = loop;
   stats_.wall_total = seconds_since(t_start);
-  if (coll_.root()) write_summary(out.dir + "/summary.json", stats_);
+  stats_.ranks = coll_.ranks();
+  stats_.px = px_;
+  stats_.py = py_;
+  stats_.halo_width = block_.ng;
+  stats_.overlap = cfg_.parallel.overlap;
+  stats_.transport = transport_;
+  stats_.compute_s = coll_.max_all(loop - halo - reduce);
+  stats_.halo_s = coll_.max_all(halo);
+  stats_.allreduce_s = coll_.max_all(reduce);
+  stats_.wall_loop = coll_.max_all(loop);
+  stats_.wall_total = coll_.max_all(stats_.wall_total);
+  coll_.collectively([&] {
+    if (coll_.root()) write_summary(out.dir + "/summary.json", stats_);
+  });
   return stats_;
 }
 
@@ -466,11 +531,36 @@ RunStats BlockRun<E>::run() {
 RunStats run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   using E = DefaultExec;
   const io::Grid& g = cfg.grid;
-  const Grid block = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, 1);
+  const ParallelConfig& p = cfg.parallel;
+  const Grid global = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, p.halo_width);
+#ifdef SHWA_WITH_MPI
+  // One block per rank of MPI_COMM_WORLD. The decomposition's checks (a forced px x py that does
+  // not match the ranks, blocks thinner than k) throw comm::ConfigError on every rank alike.
+  comm::Decomposition d = p.decomposition == "strips"   ? comm::Decomposition::strips()
+                          : p.decomposition == "forced" ? comm::Decomposition::forced(p.px, p.py)
+                                                        : comm::Decomposition::automatic();
+  std::unique_ptr<comm::CartDecomposition> cart;
+  try {
+    cart = std::make_unique<comm::CartDecomposition>(MPI_COMM_WORLD, global, d);
+  } catch (const comm::ConfigError& e) {
+    throw io::InputError(cfg.deck_path + ": [parallel]: " + e.what());
+  }
+  comm::ExchangeOptions xo;
+  xo.transport = transport_of(p.transport);
+  comm::MpiExchanger<E> ex(*cart, xo);
+  MpiCollective<E> coll(*cart, ex);
+  BlockRun<E> run(cfg, opt, cart->grid(), ex, coll);
+  run.set_parallel(cart->px(), cart->py(), ex.staged() ? "staged" : "direct");
+  return run.run();
+#else
+  if (p.decomposition == "forced" && p.px * p.py != 1)
+    throw io::InputError(cfg.deck_path + ": [parallel]: decomposition " + p.describe() + " needs " +
+                         std::to_string(p.px * p.py) + " ranks; this shwa was built without MPI and runs 1");
   SingleBlock<E> ex;
   SingleRank coll;
-  BlockRun<E> run(cfg, opt, block, ex, coll);
+  BlockRun<E> run(cfg, opt, global, ex, coll);
   return run.run();
+#endif
 }
 
 }  // namespace shwa::app

@@ -3,9 +3,14 @@
 //
 // The time loop works on one block of the grid through the two interfaces a parallel run needs:
 // core's Exchanger (halo exchange, global min/sum) and Collective below (whole fields gathered
-// to the root rank for the outputs and checkpoints, and scattered back on restart). Today
-// run_simulation() uses one block, SingleBlock and SingleRank; an MPI run gives each rank its
-// block of the decomposition with comm/'s Exchanger and an MPI Collective.
+// to the root rank for the outputs and checkpoints, and scattered back on restart). Without MPI
+// (or on one rank of a build without it) run_simulation() uses one block, SingleBlock and
+// SingleRank; an MPI run gives each rank its block of the decomposition ([parallel] in the deck)
+// with comm/'s MpiExchanger and MpiCollective (parallel.hpp).
+//
+// Errors in an MPI run: every step that can fail on some ranks only (reading a checkpoint on the
+// root, writing a file) runs through Collective::collectively, so every rank throws the same
+// error at the same place; nothing is left waiting in a collective call.
 #pragma once
 
 #include "config.hpp"
@@ -15,6 +20,7 @@
 #include "io/vtk.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,6 +46,29 @@ class Collective {
   virtual std::vector<double> scatter(const std::vector<double>& global, const Grid& block) = 0;
   /// Every rank's block, on the root.
   virtual std::vector<io::Extent> pieces(const io::Extent& mine) = 0;
+  /// The root's values on every rank (v has the same size everywhere).
+  virtual void broadcast(std::vector<double>& v) = 0;
+  /// Maximum over the ranks, on every rank.
+  virtual double max_all(double x) = 0;
+  /// Every rank passes the exception it caught (or none). When any rank has one, every rank
+  /// throws the same error: that of the lowest failing rank (named when it is not the root), of
+  /// the same class (BlowUp, io::OutputError, else io::InputError). Collective.
+  virtual void agree(std::exception_ptr e) = 0;
+  /// Runs f on every rank; an exception on any rank is thrown on all (agree).
+  template <class F>
+  void collectively(F&& f) {
+    std::exception_ptr e;
+    try {
+      f();
+    } catch (...) {
+      e = std::current_exception();
+    }
+    agree(e);
+  }
+  /// Seconds this rank spent in the halo exchanges and in the reductions since reset_comm_times().
+  virtual double halo_seconds() const { return 0; }
+  virtual double reduce_seconds() const { return 0; }
+  virtual void reset_comm_times() {}
 };
 
 /// One process holds the whole grid.
@@ -50,6 +79,11 @@ class SingleRank final : public Collective {
   std::vector<double> gather(const std::vector<double>& owned, const Grid&) override { return owned; }
   std::vector<double> scatter(const std::vector<double>& global, const Grid&) override { return global; }
   std::vector<io::Extent> pieces(const io::Extent& mine) override { return {mine}; }
+  void broadcast(std::vector<double>&) override {}
+  double max_all(double x) override { return x; }
+  void agree(std::exception_ptr e) override {
+    if (e) std::rethrow_exception(e);
+  }
 };
 
 struct RunOptions {
@@ -57,8 +91,9 @@ struct RunOptions {
   std::FILE* progress = stdout;  // where progress lines go
 };
 
-/// Runs cfg (already validated) on one block covering the whole grid. Throws BlowUp,
-/// io::InputError (a bad checkpoint) or io::OutputError.
+/// Runs cfg (already validated): on one block covering the whole grid, or, in an MPI run, on this
+/// rank's block of the decomposition of MPI_COMM_WORLD ([parallel]). Throws BlowUp, io::InputError
+/// (a bad checkpoint, a decomposition that does not fit) or io::OutputError, on every rank alike.
 RunStats run_simulation(const RunConfig& cfg, const RunOptions& opt);
 
 }  // namespace shwa::app

@@ -21,6 +21,16 @@ void write_summary(const std::string& path, const RunStats& s) {
   j.key("outputs_written").value(s.outputs);
   j.key("wall_time_s").value(s.wall_total).key("time_loop_s").value(s.wall_loop);
   j.key("cell_updates_per_s").value(s.wall_loop > 0 ? updates / s.wall_loop : 0.0);
+  j.key("parallel").begin_object();
+  j.key("ranks").value(long(s.ranks));
+  j.key("decomposition").begin_array().value(long(s.px)).value(long(s.py)).end_array();
+  j.key("halo_width").value(long(s.halo_width)).key("overlap").value(s.overlap);
+  j.key("transport").value(s.transport);
+  j.key("time_loop_split_s").begin_object();
+  j.key("compute").value(s.compute_s).key("halo").value(s.halo_s).key("allreduce").value(s.allreduce_s);
+  j.key("note").value("per rank, the maximum over ranks; compute = time loop - halo - allreduce");
+  j.end_object();
+  j.end_object();
   j.key("volume").begin_object();
   j.key("initial").value(s.volume_initial).key("final").value(s.volume_final);
   j.key("change").value(s.volume_final - s.volume_initial);

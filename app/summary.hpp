@@ -22,6 +22,14 @@ struct RunStats {
   double volume_initial = 0, volume_final = 0;
   double mass_initial = 0, mass_final = 0;
   double clipped_volume = 0;  // water added by clipping negative depths, all runs
+  // The decomposition, and where the time loop's wall time went on each rank (the maximum over
+  // ranks of each part): compute = time loop - halo - allreduce.
+  int ranks = 1;
+  int px = 1, py = 1;
+  int halo_width = 1;
+  bool overlap = true;
+  std::string transport = "none";  // "direct", "staged", or "none" (no MPI)
+  double compute_s = 0, halo_s = 0, allreduce_s = 0;
   // Against the exact solution at the end time (built-in problems that have one).
   std::optional<double> error_h_l1, error_h_linf, error_u_linf;
 };
