@@ -6,7 +6,8 @@
 #   -DMODE=restart  a run at NP ranks stops at t = 4 s; one process resumes from its checkpoint
 #                   to the end: byte for byte the same files as one uninterrupted process
 #   -DMODE=bad      the run at NP ranks fails: every rank exits, non-zero, the line matching
-#                   -DEXPECT=regex printed once, the only error line, no output folder
+#                   -DEXPECT=regex printed once, the only error line, no output folder;
+#                   -DRESTART=ON adds --restart (the root alone finds there is no checkpoint)
 separate_arguments(_flags UNIX_COMMAND "${FLAGS}")
 string(REPLACE "|" ";" _set_list "${SETS}")
 set(_sets "")
@@ -67,8 +68,12 @@ elseif(MODE STREQUAL "restart")
   run_shwa(resumed 0 run ${DECK} --set "output.dir=\"${DIR}/restart\"" --restart)
   same_files("${DIR}/np1" "${DIR}/restart")
 elseif(MODE STREQUAL "bad")
+  set(_restart "")
+  if(RESTART)
+    set(_restart --restart)
+  endif()
   execute_process(COMMAND ${MPIEXEC} -n ${NP} ${_flags} ${EXE} run ${DECK} --set "output.dir=\"${DIR}/out\""
-                          ${_sets}
+                          ${_sets} ${_restart}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT ${TIMEOUT})
   set(all "${out}${err}")
   message(STATUS "exit status: ${rc}\n${all}")
