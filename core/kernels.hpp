@@ -124,6 +124,58 @@ Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size
 
 }  // namespace detail
 
+namespace detail {
+
+/// Team scratch of the decoupled kernel, structure of arrays:
+///   prims  6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its
+///          four neighbouring rows and columns;
+///   DX, DY 4 arrays each over the TX x TY tile: the D- that a cell's east (DX) and north (DY)
+///          edge sends it.
+template <class E>
+struct DecoupledScratch {
+  static constexpr int kPad = 2;
+  int px, npos, ncell;
+  ScratchArray<E> p, dx, dy;
+
+  static size_t bytes(const Tiling& t) {
+    const size_t npos = size_t(t.tx + kPad) * (t.ty + kPad), ncell = size_t(t.tx) * t.ty;
+    return ScratchArray<E>::shmem_size(6 * npos) + 2 * ScratchArray<E>::shmem_size(4 * ncell);
+  }
+  KOKKOS_INLINE_FUNCTION DecoupledScratch(const typename Kokkos::TeamPolicy<E>::member_type& m,
+                                          int TX, int TY)
+      : px(TX + kPad),
+        npos((TX + kPad) * (TY + kPad)),
+        ncell(TX * TY),
+        p(m.team_scratch(0), 6 * (TX + kPad) * (TY + kPad)),
+        dx(m.team_scratch(0), 4 * TX * TY),
+        dy(m.team_scratch(0), 4 * TX * TY) {}
+  // Position of tile cell (tx, ty), tx, ty >= -1.
+  KOKKOS_INLINE_FUNCTION int pos(int tx, int ty) const { return (ty + 1) * px + tx + 1; }
+  KOKKOS_INLINE_FUNCTION void store(int q, const CellPrim& c) const {
+    p(q) = c.h;
+    p(npos + q) = c.H;
+    p(2 * npos + q) = c.u;
+    p(3 * npos + q) = c.v;
+    p(4 * npos + q) = c.c;
+    p(5 * npos + q) = c.sh;
+  }
+  KOKKOS_INLINE_FUNCTION CellPrim get(int q) const {
+    return CellPrim{p(q), p(npos + q), p(2 * npos + q), p(3 * npos + q), p(4 * npos + q),
+                    p(5 * npos + q)};
+  }
+  KOKKOS_INLINE_FUNCTION void put(const ScratchArray<E>& a, int c, const Fluct& f) const {
+    a(c) = f.h;
+    a(ncell + c) = f.qn;
+    a(2 * ncell + c) = f.qt;
+    a(3 * ncell + c) = f.hc;
+  }
+  KOKKOS_INLINE_FUNCTION Fluct take(const ScratchArray<E>& a, int c) const {
+    return Fluct{a(c), a(ncell + c), a(2 * ncell + c), a(3 * ncell + c)};
+  }
+};
+
+}  // namespace detail
+
 /// The CFL time step over `box` (SPEC section 3): min over its cells of 2 CFL dx dy / Z_i,
 /// Z_i = sum over the cell's edges of |E| (|un~| + a~). Infinity when no cell limits the step.
 template <class E>
@@ -135,8 +187,47 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
   const int ntx_tiles = detail::ceil_div(box.nx(), TX);
   const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
   const Real num = Real(2) * cfl * dx * dy;
-  const int team = is_host_space<E>() ? 1 : TX * TY;
   const Box b = box;
+  if constexpr (is_host_space<E>()) {
+    // Host: one thread a tile; each edge's speed is computed once and added to both its cells
+    // (in the same order as below, so both paths give the same dt bit for bit).
+    using Scr = detail::DecoupledScratch<E>;
+    Kokkos::parallel_reduce(
+        "shwa::cfl_min_dt",
+        detail::tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+        KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
+          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
+          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
+          const Scr s(m, TX, TY);
+          for (int ty = -1; ty <= nty; ++ty)
+            for (int tx = -1; tx <= ntx; ++tx)
+              if ((tx >= 0 && tx < ntx) || (ty >= 0 && ty < nty))
+                s.store(s.pos(tx, ty), detail::load_prim(w, H, j0 + ty, i0 + tx, eps));
+          // s.dx / s.dy hold the west + east and south + north edge speeds of each cell.
+          for (int ty = 0; ty < nty; ++ty)
+            for (int tx = -1; tx < ntx; ++tx) {
+              const Real sp = edge_speed(edge_prim<0>(s.get(s.pos(tx, ty))),
+                                         edge_prim<0>(s.get(s.pos(tx + 1, ty))), g, eps);
+              if (tx >= 0) s.dx(ty * TX + tx) += sp;
+              if (tx + 1 < ntx) s.dx(ty * TX + tx + 1) = sp;
+            }
+          for (int ty = -1; ty < nty; ++ty)
+            for (int tx = 0; tx < ntx; ++tx) {
+              const Real sp = edge_speed(edge_prim<1>(s.get(s.pos(tx, ty))),
+                                         edge_prim<1>(s.get(s.pos(tx, ty + 1))), g, eps);
+              if (ty >= 0) s.dy(ty * TX + tx) += sp;
+              if (ty + 1 < nty) s.dy((ty + 1) * TX + tx) = sp;
+            }
+          for (int ty = 0; ty < nty; ++ty)
+            for (int tx = 0; tx < ntx; ++tx) {
+              const Real z = dy * s.dx(ty * TX + tx) + dx * s.dy(ty * TX + tx);
+              if (z > Real(0) && num / z < lmin) lmin = num / z;
+            }
+        },
+        Kokkos::Min<Real>(result));
+    return result;
+  }
+  const int team = TX * TY;
   Kokkos::parallel_reduce(
       "shwa::cfl_min_dt", detail::tile_policy<E>(box, tiling, team),
       KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
@@ -208,57 +299,6 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
       });
 }
 
-namespace detail {
-
-/// Team scratch of the decoupled kernel, structure of arrays:
-///   prims  6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its
-///          four neighbouring rows and columns;
-///   DX, DY 4 arrays each over the TX x TY tile: the D- that a cell's east (DX) and north (DY)
-///          edge sends it.
-template <class E>
-struct DecoupledScratch {
-  static constexpr int kPad = 2;
-  int px, npos, ncell;
-  ScratchArray<E> p, dx, dy;
-
-  static size_t bytes(const Tiling& t) {
-    const size_t npos = size_t(t.tx + kPad) * (t.ty + kPad), ncell = size_t(t.tx) * t.ty;
-    return ScratchArray<E>::shmem_size(6 * npos) + 2 * ScratchArray<E>::shmem_size(4 * ncell);
-  }
-  KOKKOS_INLINE_FUNCTION DecoupledScratch(const typename Kokkos::TeamPolicy<E>::member_type& m,
-                                          int TX, int TY)
-      : px(TX + kPad),
-        npos((TX + kPad) * (TY + kPad)),
-        ncell(TX * TY),
-        p(m.team_scratch(0), 6 * (TX + kPad) * (TY + kPad)),
-        dx(m.team_scratch(0), 4 * TX * TY),
-        dy(m.team_scratch(0), 4 * TX * TY) {}
-  // Position of tile cell (tx, ty), tx, ty >= -1.
-  KOKKOS_INLINE_FUNCTION int pos(int tx, int ty) const { return (ty + 1) * px + tx + 1; }
-  KOKKOS_INLINE_FUNCTION void store(int q, const CellPrim& c) const {
-    p(q) = c.h;
-    p(npos + q) = c.H;
-    p(2 * npos + q) = c.u;
-    p(3 * npos + q) = c.v;
-    p(4 * npos + q) = c.c;
-    p(5 * npos + q) = c.sh;
-  }
-  KOKKOS_INLINE_FUNCTION CellPrim get(int q) const {
-    return CellPrim{p(q), p(npos + q), p(2 * npos + q), p(3 * npos + q), p(4 * npos + q),
-                    p(5 * npos + q)};
-  }
-  KOKKOS_INLINE_FUNCTION void put(const ScratchArray<E>& a, int c, const Fluct& f) const {
-    a(c) = f.h;
-    a(ncell + c) = f.qn;
-    a(2 * ncell + c) = f.qt;
-    a(3 * ncell + c) = f.hc;
-  }
-  KOKKOS_INLINE_FUNCTION Fluct take(const ScratchArray<E>& a, int c) const {
-    return Fluct{a(c), a(ncell + c), a(2 * ncell + c), a(3 * ncell + c)};
-  }
-};
-
-}  // namespace detail
 
 /// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
 template <class E>
