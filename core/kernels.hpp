@@ -149,6 +149,15 @@ struct DecoupledScratch {
         p(m.team_scratch(0), 6 * (TX + kPad) * (TY + kPad)),
         dx(m.team_scratch(0), 4 * TX * TY),
         dy(m.team_scratch(0), 4 * TX * TY) {}
+  /// One thread fills the primitives of the tile and its four neighbouring rows and columns
+  /// (host spaces: the tile is swept by one thread).
+  KOKKOS_INLINE_FUNCTION void load_tile_and_ring(const Conserved<E>& w, const Field<E>& H, int i0,
+                                                 int j0, int ntx, int nty, Real eps) const {
+    for (int ty = -1; ty <= nty; ++ty)
+      for (int tx = -1; tx <= ntx; ++tx)
+        if ((tx >= 0 && tx < ntx) || (ty >= 0 && ty < nty))
+          store(pos(tx, ty), load_prim(w, H, j0 + ty, i0 + tx, eps));
+  }
   // Position of tile cell (tx, ty), tx, ty >= -1.
   KOKKOS_INLINE_FUNCTION int pos(int tx, int ty) const { return (ty + 1) * px + tx + 1; }
   KOKKOS_INLINE_FUNCTION void store(int q, const CellPrim& c) const {
@@ -199,10 +208,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
           const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
           const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
           const Scr s(m, TX, TY);
-          for (int ty = -1; ty <= nty; ++ty)
-            for (int tx = -1; tx <= ntx; ++tx)
-              if ((tx >= 0 && tx < ntx) || (ty >= 0 && ty < nty))
-                s.store(s.pos(tx, ty), detail::load_prim(w, H, j0 + ty, i0 + tx, eps));
+          s.load_tile_and_ring(w, H, i0, j0, ntx, nty, eps);
           // s.dx / s.dy hold the west + east and south + north edge speeds of each cell.
           for (int ty = 0; ty < nty; ++ty)
             for (int tx = -1; tx < ntx; ++tx) {
@@ -325,10 +331,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
           const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
           const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
           const Scr s(m, TX, TY);
-          for (int ty = -1; ty <= nty; ++ty)
-            for (int tx = -1; tx <= ntx; ++tx)
-              if ((tx >= 0 && tx < ntx) || (ty >= 0 && ty < nty))
-                s.store(s.pos(tx, ty), detail::load_prim(w, H, j0 + ty, i0 + tx, eps));
+          s.load_tile_and_ring(w, H, i0, j0, ntx, nty, eps);
           Fluct dm, dp;
           // x-edges (tx | tx+1): D- to the west cell, D+ to the east cell. DX holds the sum.
           for (int ty = 0; ty < nty; ++ty)
