@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,13 @@ HostState run(const Case& c, const SolverParams& p, double t_end, long max_steps
   else
     while (s.steps() < max_steps) s.step(1e300, ex);
   return read_back(s);
+}
+
+/// A round-off tolerance stated for double, scaled to the build's precision: the same number of
+/// units in the last place (1e-12 in double is about 5e-4 in float).
+inline double rtol(double tol_in_double) {
+  return tol_in_double * double(std::numeric_limits<Real>::epsilon()) /
+         std::numeric_limits<double>::epsilon();
 }
 
 /// max |a - b| / max(|b|, floor) over two equally sized fields.
