@@ -47,8 +47,6 @@ struct Box {
   KOKKOS_INLINE_FUNCTION std::int64_t size() const {
     return empty() ? 0 : std::int64_t(nx()) * std::int64_t(ny());
   }
-  /// Grown by d cells on every side (d may be negative).
-  Box grown(int d) const { return Box{i0 - d, i1 + d, j0 - d, j1 + d}; }
 };
 
 /// The four sides of a block, in the order every per-side array uses.
