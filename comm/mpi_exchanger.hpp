@@ -46,13 +46,13 @@ struct ExchangeOptions {
   int width = 0;  // ghost layers exchanged, 1 .. grid.ng; 0: all of them (grid.ng)
 };
 
-/// Host wall-clock seconds (MPI_Wtime) spent in each phase of the exchanges and reductions. On a
-/// GPU, kernels queued before a phase may finish inside it (its fences): a phase's time is what the
-/// host waited there, not what the network took.
+/// Host wall-clock seconds (MPI_Wtime) spent in each phase of the exchanges and reductions. The
+/// kernels queued before a phase (the update) are waited for outside the timers, so the phases hold
+/// halo work alone and a step's compute time is its wall time less these (perf/scale.cpp).
 struct CommTimes {
   double post = 0;     // begin: receives posted, pack, fence (or copy to the host), sends posted
-  double wait = 0;     // end: MPI_Waitall (and the copy from the host)
-  double unpack = 0;   // end: the unpack kernel and its fence
+  double wait = 0;     // end: MPI_Waitall (messages still travelling once the interior is done)
+  double unpack = 0;   // end: the copy from the host (staged), the unpack kernel and its fence
   double reduce = 0;   // min_all and sum_all
   long exchanges = 0;  // exchanges with at least one neighbour
   long reductions = 0;
@@ -305,6 +305,7 @@ class MpiExchanger final : public Exchanger<E> {
     const int nf = fields.n, cells = sends_.cells(nf);
     if (sends_.count > 0) {
       ++times_.exchanges;
+      E().fence();  // the update queued before is compute time, not halo time (CommTimes)
       const Timer t(times_.post);
       Real* rbase = staged_ ? stage_recv_.data() : recv_.data();
       for (int n = 0; n < recvs_.count; ++n)
@@ -334,12 +335,13 @@ class MpiExchanger final : public Exchanger<E> {
       {
         const Timer t(times_.wait);
         SHWA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
-        if (staged_) {
-          const int cells = recvs_.cells(fields.n);
-          Kokkos::deep_copy(head(recv_, cells), head(stage_recv_, cells));
-        }
       }
+      E().fence();  // the interior update that overlapped the messages: compute time (CommTimes)
       const Timer t(times_.unpack);
+      if (staged_) {
+        const int cells = recvs_.cells(fields.n);
+        Kokkos::deep_copy(head(recv_, cells), head(stage_recv_, cells));
+      }
       unpack(fields);
       // With direct transport the next begin_exchange posts receives into recv_ first thing: the
       // unpack must be done reading it.

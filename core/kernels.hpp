@@ -20,6 +20,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 namespace shwa {
 
@@ -43,10 +46,13 @@ struct Tiling {
 
 namespace detail {
 
-template <class E>
+/// The primitives of cell (j, i). WithC = false leaves the pollutant out (c = 0): the CFL pass
+/// does not need it, and so does not read hc.
+template <bool WithC = true, class E>
 KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Field<E>& H, int j, int i,
                                                Real eps_h) {
-  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), H(j, i), eps_h);
+  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), WithC ? w.hc(j, i) : Real(0), H(j, i),
+                        eps_h);
 }
 
 /// W^{n+1} of one cell from W^n and the sums of its edge fluctuations. Mx: west D+ plus east D-
@@ -122,6 +128,57 @@ Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size
   return Kokkos::TeamPolicy<E>(ntiles, team_size);
 }
 
+/// Device kernels: one thread a cell of the tile, team size TX * TY (SHWA_DEVICE_MAX_TEAM at most).
+/// SHWA_DEVICE_MIN_TEAMS is the launch bound's minimum of resident teams of that size per
+/// multiprocessor: it caps the registers a thread may use (65536 / (max team x min teams)).
+#ifndef SHWA_DEVICE_MAX_TEAM
+#define SHWA_DEVICE_MAX_TEAM 256
+#endif
+#ifndef SHWA_DEVICE_MIN_TEAMS
+#define SHWA_DEVICE_MIN_TEAMS 1
+#endif
+template <class E>
+using DevicePolicy =
+    Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<SHWA_DEVICE_MAX_TEAM, SHWA_DEVICE_MIN_TEAMS>>;
+
+template <class E>
+DevicePolicy<E> device_tile_policy(const Box& box, const Tiling& t) {
+  if (t.tx * t.ty > SHWA_DEVICE_MAX_TEAM)
+    throw std::invalid_argument("tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
+                                " has more cells than the device kernels' team size limit (" +
+                                std::to_string(SHWA_DEVICE_MAX_TEAM) + ")");
+  const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
+  return DevicePolicy<E>(ntiles, t.tx * t.ty);
+}
+
+/// An edge of a tile, seen from the cell on its positive side: for dir 0 the x-edge between
+/// (cx - 1, cy) and (cx, cy), for dir 1 the y-edge between (cx, cy - 1) and (cx, cy) (tile
+/// coordinates; -1 and ntx / nty are the neighbouring rows and columns).
+struct TileEdge {
+  int dir, cx, cy;
+};
+
+/// The edges thread t of the device kernels solves, k = first_edge .. end_edge - 1: k = 0, 1 are the
+/// west and south edges of its own cell (if it has one), k >= 2 the tile's east-column and
+/// north-row edges, dealt round-robin over the team. Every edge is then solved by the same line
+/// of code (the loop over k is not unrolled), so its bits cannot depend on which thread, which
+/// tile or which decomposition solves it: a GPU compiler contracts a * b + c into an FMA per call
+/// site, and two inlined calls could round differently.
+struct TileEdges {
+  int t, nthreads, tx, ty, ntx, nty;
+  KOKKOS_INLINE_FUNCTION bool active() const { return tx < ntx && ty < nty; }
+  KOKKOS_INLINE_FUNCTION int first_edge() const { return active() ? 0 : 2; }
+  KOKKOS_INLINE_FUNCTION int end_edge() const {
+    const int extra = ntx + nty;
+    return 2 + (t < extra ? (extra - 1 - t) / nthreads + 1 : 0);
+  }
+  KOKKOS_INLINE_FUNCTION TileEdge edge(int k) const {
+    if (k < 2) return TileEdge{k, tx, ty};
+    const int x = t + (k - 2) * nthreads;
+    return x < nty ? TileEdge{0, ntx, x} : TileEdge{1, x - nty, nty};
+  }
+};
+
 }  // namespace detail
 
 namespace detail {
@@ -157,6 +214,22 @@ struct DecoupledScratch {
       for (int tx = -1; tx <= ntx; ++tx)
         if ((tx >= 0 && tx < ntx) || (ty >= 0 && ty < nty))
           store(pos(tx, ty), load_prim(w, H, j0 + ty, i0 + tx, eps));
+  }
+  /// The same, by the whole team (device spaces): thread t loads tile cell t, then the ring cells
+  /// t, t + TX * TY, ... The caller puts the barrier.
+  template <bool WithC>
+  KOKKOS_INLINE_FUNCTION void load_tile_and_ring_team(
+      const typename Kokkos::TeamPolicy<E>::member_type& m, const Conserved<E>& w,
+      const Field<E>& H, int i0, int j0, int ntx, int nty, Real eps) const {
+    const int t = m.team_rank(), nt = m.team_size(), TX = px - kPad;
+    const int tx = t % TX, ty = t / TX;
+    if (tx < ntx && ty < nty) store(pos(tx, ty), load_prim<WithC>(w, H, j0 + ty, i0 + tx, eps));
+    for (int e = t; e < 2 * (nty + ntx); e += nt) {
+      const int side = e / (nty + ntx), r = e % (nty + ntx);
+      const int ci = r < nty ? (side == 0 ? -1 : ntx) : r - nty;
+      const int cj = r < nty ? r : (side == 0 ? -1 : nty);
+      store(pos(ci, cj), load_prim<WithC>(w, H, j0 + cj, i0 + ci, eps));
+    }
   }
   // Position of tile cell (tx, ty), tx, ty >= -1.
   KOKKOS_INLINE_FUNCTION int pos(int tx, int ty) const { return (ty + 1) * px + tx + 1; }
@@ -233,37 +306,45 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
         Kokkos::Min<Real>(result));
     return result;
   }
-  const int team = TX * TY;
+  // Device: one thread a cell. Each edge's speed is computed once (TileEdges), by the same line of
+  // code for every edge, into team scratch; each cell then sums its four edges in the host path's
+  // order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (a correctly
+  // rounded division is monotone), and it saves a division a cell.
+  using Scr = detail::DecoupledScratch<E>;
+  Real zmax = 0;
   Kokkos::parallel_reduce(
-      "shwa::cfl_min_dt", detail::tile_policy<E>(box, tiling, team),
-      KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
+      "shwa::cfl_max_z",
+      detail::device_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m, Real& lmax) {
         const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
         const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-        Real tmin = Kokkos::reduction_identity<Real>::min();
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(m, TX * TY),
-            [&](const int t, Real& v) {
-              const int tx = t % TX, ty = t / TX;
-              if (tx >= ntx || ty >= nty) return;
-              const int i = i0 + tx, j = j0 + ty;
-              const detail::Stencil st(w, H, j, i, eps);
-              const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
-              const Real z = dy * (edge_speed(edge_prim<0>(W), edge_prim<0>(C), g, eps) +
-                                   edge_speed(edge_prim<0>(C), edge_prim<0>(Ea), g, eps)) +
-                             dx * (edge_speed(edge_prim<1>(S), edge_prim<1>(C), g, eps) +
-                                   edge_speed(edge_prim<1>(C), edge_prim<1>(N), g, eps));
-              if (z > Real(0)) {
-                const Real dti = num / z;
-                if (dti < v) v = dti;
-              }
-            },
-            Kokkos::Min<Real>(tmin));
-        Kokkos::single(Kokkos::PerTeam(m), [&]() {
-          if (tmin < lmin) lmin = tmin;
-        });
+        const Scr s(m, TX, TY);
+        const int t = m.team_rank();
+        const detail::TileEdges te{t, TX * TY, t % TX, t / TX, ntx, nty};
+        s.template load_tile_and_ring_team<false>(m, w, H, i0, j0, ntx, nty, eps);
+        m.team_barrier();
+        // s.dx: x-edge speeds, (TX + 1) per row; s.dy: y-edge speeds, TX per row.
+        const int ke = te.end_edge();
+#pragma unroll 1
+        for (int k = te.first_edge(); k < ke; ++k) {
+          const detail::TileEdge e = te.edge(k);
+          const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
+          const Real sp = edge_speed(edge_prim(s.get(qL), e.dir), edge_prim(s.get(qR), e.dir), g, eps);
+          if (e.dir == 0)
+            s.dx(e.cy * (TX + 1) + e.cx) = sp;
+          else
+            s.dy(e.cy * TX + e.cx) = sp;
+        }
+        m.team_barrier();
+        if (te.active()) {
+          const int tx = te.tx, ty = te.ty;
+          const Real z = dy * (s.dx(ty * (TX + 1) + tx) + s.dx(ty * (TX + 1) + tx + 1)) +
+                         dx * (s.dy(ty * TX + tx) + s.dy((ty + 1) * TX + tx));
+          if (z > lmax) lmax = z;
+        }
       },
-      Kokkos::Min<Real>(result));
-  return result;
+      Kokkos::Max<Real>(zmax));
+  return zmax > Real(0) ? num / zmax : result;
 }
 
 /// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
@@ -278,11 +359,16 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
   const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
   const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
   const bool has_n = gn2_field.extent(0) > 0;
-  const int team = is_host_space<E>() ? 1 : TX * TY;
   const Box b = box;
+  using Policy = std::conditional_t<is_host_space<E>(), Kokkos::TeamPolicy<E>, detail::DevicePolicy<E>>;
+  Policy policy(0, 1);
+  if constexpr (is_host_space<E>())
+    policy = detail::tile_policy<E>(box, tiling, 1);
+  else
+    policy = detail::device_tile_policy<E>(box, tiling);
   Kokkos::parallel_for(
-      "shwa::flux_update_recompute", detail::tile_policy<E>(box, tiling, team),
-      KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m) {
+      "shwa::flux_update_recompute", policy,
+      KOKKOS_LAMBDA(const typename Policy::member_type& m) {
         const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
         const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
@@ -357,57 +443,44 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
             }
         });
   } else {
-    // Device: one thread a cell; D+ of the west and south edges stays in registers across the
-    // barrier, D- travels through scratch.
+    // Device: one thread a cell. Phase 0 puts the primitives of the tile and of its four
+    // neighbouring rows and columns in scratch; every Roe problem reads both its cells from there,
+    // and every edge is solved by the same line of code (TileEdges), so an edge gives the same bits
+    // whichever thread solves it: the fields do not depend on how tiles fall, hence on the
+    // decomposition. D+ of a cell's own west and south edges stays in registers, D- travels to the
+    // neighbour through scratch.
     Kokkos::parallel_for(
-        "shwa::flux_update_decoupled", policy, KOKKOS_LAMBDA(const Member& m) {
+        "shwa::flux_update_decoupled",
+        detail::device_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+        KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m) {
           const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
           const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
           const Scr s(m, TX, TY);
           const int t = m.team_rank();
-          const int tx = t % TX, ty = t / TX;
-          const bool active = tx < ntx && ty < nty;
-          // Phase 0: primitives of the tile and of its four neighbouring rows and columns. Every
-          // Roe problem below then reads both of its cells from scratch, so an edge gives the same
-          // bits whichever thread solves it (a GPU compiler may fuse a primitive computed in
-          // registers into the solver's arithmetic differently): the fields do not depend on how
-          // tiles fall, hence on the decomposition.
-          if (active) s.store(s.pos(tx, ty), detail::load_prim(w, H, j0 + ty, i0 + tx, eps));
-          for (int e = t; e < 2 * (nty + ntx); e += TX * TY) {
-            const int side = e / (nty + ntx), r = e % (nty + ntx);
-            const int ci = r < nty ? (side == 0 ? -1 : ntx) : r - nty;
-            const int cj = r < nty ? r : (side == 0 ? -1 : nty);
-            s.store(s.pos(ci, cj), detail::load_prim(w, H, j0 + cj, i0 + ci, eps));
-          }
+          const detail::TileEdges te{t, TX * TY, t % TX, t / TX, ntx, nty};
+          s.template load_tile_and_ring_team<true>(m, w, H, i0, j0, ntx, nty, eps);
           m.team_barrier();
-          // Phase 1: each cell solves its west and south edges; the first nty + ntx threads also
-          // solve the edges on the tile's east column and north row.
-          Fluct ax{0, 0, 0, 0}, ay{0, 0, 0, 0}, dm, dp;
-          if (active) {
-            const CellPrim C = s.get(s.pos(tx, ty));
-            roe_fluctuations(edge_prim<0>(s.get(s.pos(tx - 1, ty))), edge_prim<0>(C), g, sg, eps,
-                             dm, dp);
-            ax = dp;
-            if (tx > 0) s.put(s.dx, ty * TX + tx - 1, dm);
-            roe_fluctuations(edge_prim<1>(s.get(s.pos(tx, ty - 1))), edge_prim<1>(C), g, sg, eps,
-                             dm, dp);
-            ay = dp;
-            if (ty > 0) s.put(s.dy, (ty - 1) * TX + tx, dm);
-          }
-          if (t < nty) {
-            roe_fluctuations(edge_prim<0>(s.get(s.pos(ntx - 1, t))),
-                             edge_prim<0>(s.get(s.pos(ntx, t))), g, sg, eps, dm, dp);
-            s.put(s.dx, t * TX + ntx - 1, dm);
-          } else if (t < nty + ntx) {
-            const int c = t - nty;
-            roe_fluctuations(edge_prim<1>(s.get(s.pos(c, nty - 1))),
-                             edge_prim<1>(s.get(s.pos(c, nty))), g, sg, eps, dm, dp);
-            s.put(s.dy, (nty - 1) * TX + c, dm);
+          // Phase 1: the edges; D- goes to the cell on the negative side when it is in the tile.
+          Fluct ax{0, 0, 0, 0}, ay{0, 0, 0, 0};
+          const int ke = te.end_edge();
+#pragma unroll 1
+          for (int k = te.first_edge(); k < ke; ++k) {
+            const detail::TileEdge e = te.edge(k);
+            const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
+            Fluct dm, dp;
+            roe_fluctuations(edge_prim(s.get(qL), e.dir), edge_prim(s.get(qR), e.dir), g, sg, eps, dm, dp);
+            if (e.dir == 0) {
+              if (e.cx > 0) s.put(s.dx, e.cy * TX + e.cx - 1, dm);
+            } else {
+              if (e.cy > 0) s.put(s.dy, (e.cy - 1) * TX + e.cx, dm);
+            }
+            if (k == 0) ax = dp;
+            if (k == 1) ay = dp;
           }
           m.team_barrier();
           // Phase 2: gather and update.
-          if (active) {
-            const int i = i0 + tx, j = j0 + ty;
+          if (te.active()) {
+            const int tx = te.tx, ty = te.ty, i = i0 + tx, j = j0 + ty;
             detail::update_cell(w, out, j, i, detail::add(ax, s.take(s.dx, ty * TX + tx)),
                                 detail::add(ay, s.take(s.dy, ty * TX + tx)), fx, fy, dt,
                                 has_n ? gn2_field(j, i) : gn2c, eps, clipped);

@@ -81,6 +81,11 @@ KOKKOS_FORCEINLINE_FUNCTION Prim edge_prim(const CellPrim& p) {
   }
 }
 
+/// The edge frame chosen at run time (the device kernels solve both directions on one line of code).
+KOKKOS_FORCEINLINE_FUNCTION Prim edge_prim(const CellPrim& p, int dir) {
+  return Prim{p.h, p.H, dir ? p.v : p.u, dir ? p.u : p.v, p.c, p.sh};
+}
+
 /// How an edge is treated. The wet/dry rule of SPEC section 4 lives here and nowhere else.
 enum EdgeKind : int { EdgeNormal = 0, EdgeDry = 1, EdgeWallRight = 2, EdgeWallLeft = 3 };
 

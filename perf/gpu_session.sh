@@ -1,37 +1,79 @@
 #!/usr/bin/env bash
-# One call on the GPU machine (no network): build Kokkos + shwa for CUDA from sources carried in
-# .deps/src, run the whole test suite there, then the benchmarks (CUDA double and float, and the
-# OpenMP build on all host cores for the GPU-vs-CPU comparison). Results go to $OUT (or ./out).
-#   perf/gpu_session.sh [bench sizes]
+# On the GPU machine (no network): build Kokkos + shwa from the sources carried in .deps/src, test,
+# benchmark. Results and logs go to $OUT (or ./out). Steps, in the order given:
+#   build    Kokkos CUDA + shwa (cuda preset, MPI on when mpicxx exists); in the background the
+#            OpenMP Kokkos + shwa_bench for the host comparison
+#   test     the whole ctest suite of the CUDA build (comm tests: one GPU a rank, round robin)
+#   bench    shwa_bench, CUDA double, $SIZES x both variants x $TILES
+#   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
+#   float    CUDA single precision: build shwa_bench, run it
+#   bounds   shwa_bench built with launch bounds SHWA_DEVICE_MIN_TEAMS = $BOUNDS, 8192^2
+#   openmp   shwa_bench of the OpenMP build on $OMP_THREADS host threads (default: all cores)
+#   ncu      Nsight Compute on the step kernels at 4096^2
+#   perf/gpu_session.sh build test bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}; mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH SHWA_DEPS=$PWD/.deps SHWA_JOBS=$(nproc)
-sizes=${1:-4096,8192}
-cfg=(-DSHWA_ENABLE_APP=${SHWA_ENABLE_APP:-OFF} -DSHWA_ENABLE_MPI=${SHWA_ENABLE_MPI:-OFF})
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+SIZES=${SIZES:-8192,16384} TILES=${TILES:-32x8,32x4,64x4,16x16} NP=${NP:-2}
+cfg=(-DSHWA_ENABLE_APP=OFF)
+command -v mpicxx > /dev/null || cfg+=(-DSHWA_ENABLE_MPI=OFF)
 # Header-only Debian packages staged by scripts/stage-offline-debs.sh (this machine has no registry).
 if ls .deps/debs/*.deb > /dev/null 2>&1; then
   for d in .deps/debs/*.deb; do dpkg -x "$d" .deps/sysroot; done
   cfg+=(-DCatch2_DIR="$PWD/.deps/sysroot/usr/lib/cmake/Catch2" -DCLI11_DIR="$PWD/.deps/sysroot/usr/share/cmake/CLI11"
         -Dtoml11_DIR="$PWD/.deps/sysroot/usr/share/cmake/toml11")
 fi
-{ nvidia-smi -L; nvcc --version | tail -2; cmake --version | head -1; } > "$out/machine.txt" 2>&1
-scripts/build-kokkos.sh cuda || exit 1
-cmake --preset cuda "${cfg[@]}" > "$out/configure-cuda.log" 2>&1 || { tail -30 "$out/configure-cuda.log"; exit 1; }
-cmake --build --preset cuda -j "$SHWA_JOBS" > "$out/build-cuda.log" 2>&1 || { grep -m20 error "$out/build-cuda.log"; exit 1; }
-ctest --preset cuda 2>&1 | tee "$out/ctest-cuda.log" | tail -25
-build/cuda/perf/shwa_bench --sizes "$sizes" --variants recompute,decoupled --tiles ${TILES:-32x8,32x4,64x4,16x16} \
-  --steps 50 --json "$out/bench-cuda-double.json" | tee "$out/bench-cuda-double.log"
-cmake --preset cuda-float "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
-  cmake --build --preset cuda-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-cuda-float.log" 2>&1 &&
-  build/cuda-float/perf/shwa_bench --sizes "$sizes" --variants recompute,decoupled --tiles ${TILES:-32x8,32x4,64x4,16x16} \
-    --steps 50 --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log"
-if [ "${SHWA_WITH_OPENMP:-1}" = 1 ]; then
-  scripts/build-kokkos.sh openmp > "$out/kokkos-openmp.log" 2>&1 &&
-    cmake --preset openmp "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF > "$out/configure-openmp.log" 2>&1 &&
-    cmake --build --preset openmp -j "$SHWA_JOBS" --target shwa_bench > "$out/build-openmp.log" 2>&1 &&
-    OMP_PROC_BIND=spread OMP_PLACES=threads build/openmp/perf/shwa_bench --sizes 2048,4096 \
+bench() { "$@" --variants recompute,decoupled --steps 50; }
+
+for step in "$@"; do
+  echo "== $step ($(date +%T))"
+  case $step in
+  build)
+    { nvidia-smi -L; nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1; nproc; } > "$out/machine.txt" 2>&1
+    ( scripts/build-kokkos.sh openmp > "$out/openmp-build.log" 2>&1 &&
+      cmake --preset openmp "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF >> "$out/openmp-build.log" 2>&1 &&
+      cmake --build --preset openmp -j 8 --target shwa_bench >> "$out/openmp-build.log" 2>&1 ||
+      echo "OpenMP build FAILED" >> "$out/openmp-build.log" ) &
+    scripts/build-kokkos.sh cuda || exit 1
+    cmake --preset cuda "${cfg[@]}" > "$out/configure-cuda.log" 2>&1 || { tail -30 "$out/configure-cuda.log"; exit 1; }
+    cmake --build --preset cuda -j "$SHWA_JOBS" > "$out/build-cuda.log" 2>&1 || { grep -m20 -A3 error "$out/build-cuda.log"; exit 1; }
+    wait; tail -2 "$out/openmp-build.log" ;;
+  test)
+    ctest --preset cuda --timeout 300 ${CTEST_ARGS:-} 2>&1 | tee "$out/ctest-cuda.log" | grep -E "tests passed|Failed|\*\*\*|Total Test" ;;
+  bench)
+    bench build/cuda/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-double.json" | tee "$out/bench-cuda-double.log" ;;
+  scale)
+    s=build/cuda/perf/shwa_scale; log=$out/scale-cuda-double.log; : > "$log"
+    for n in ${SCALE_SIZES:-4096 8192 16384}; do
+      for np in 1 "$NP"; do
+        mpirun -np "$np" --bind-to none $s --n "$n" --k 1 --overlap off,on --steps 50 --json "$out/scale-s$n-np$np.json" | tee -a "$log"
+      done
+    done
+    mpirun -np "$NP" --bind-to none $s --n 8192 --k 2,4 --overlap off,on --steps 50 | tee -a "$log"
+    mpirun -np "$NP" --bind-to none $s --n 8192 --weak --k 1 --overlap off,on --steps 50 | tee -a "$log" ;;
+  float)
+    cmake --preset cuda-float "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
+      cmake --build --preset cuda-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-cuda-float.log" 2>&1 &&
+      bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" ;;
+  bounds)
+    for b in ${BOUNDS:-2 4}; do
+      cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF -DSHWA_DEVICE_MIN_TEAMS=$b > /dev/null 2>&1 &&
+        cmake --build "build/cuda-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-mt$b.log" 2>&1 &
+    done; wait
+    for b in ${BOUNDS:-2 4}; do
+      echo "-- SHWA_DEVICE_MIN_TEAMS=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes 8192 --tiles "$TILES"
+    done 2>&1 | tee "$out/bench-bounds.log" ;;
+  openmp)
+    OMP_NUM_THREADS=${OMP_THREADS:-$(nproc)} OMP_PROC_BIND=spread OMP_PLACES=threads build/openmp/perf/shwa_bench --sizes 2048,4096 \
       --variants recompute,decoupled --tiles ${CPU_TILES:-32x8,256x8} --steps 10 --warmup 2 \
-      --json "$out/bench-openmp-double.json" | tee "$out/bench-openmp-double.log" ||
-    { echo "OpenMP build failed:"; grep -h -m3 -A6 "error" "$out"/kokkos-openmp.log "$out"/configure-openmp.log "$out"/build-openmp.log 2>/dev/null | head -40; }
-fi
+      --json "$out/bench-openmp-double.json" | tee "$out/bench-openmp-double.log" ;;
+  ncu)
+    ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"flux_update|cfl" --launch-skip 2 --launch-count 4 \
+      --section SpeedOfLight --section LaunchStats --section Occupancy \
+      build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --tiles ${NCU_TILE:-32x8} --steps 3 --warmup 1 > "$out/ncu.txt" 2>&1
+    grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size" "$out/ncu.txt" | cut -c1-120 | head -40 ;;
+  *) echo "unknown step $step"; exit 2 ;;
+  esac
+done

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #ifdef SHWA_TEST_WITH_MPI
+#include "device.hpp"
+
 #include <mpi.h>
 #endif
 
@@ -14,7 +16,12 @@ int main(int argc, char* argv[]) {
 #endif
   int result = 0;
   {
+#ifdef SHWA_TEST_WITH_MPI
+    // One GPU per rank, as in a run (comm/device.hpp); host builds: the Kokkos defaults.
+    Kokkos::ScopeGuard kokkos(shwa::comm::kokkos_arguments(MPI_COMM_WORLD));
+#else
     Kokkos::ScopeGuard kokkos(argc, argv);
+#endif
     result = Catch::Session().run(argc, argv);
   }
 #ifdef SHWA_TEST_WITH_MPI
