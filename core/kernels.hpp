@@ -55,37 +55,52 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Fiel
                         eps_h);
 }
 
-/// W^{n+1} of one cell from W^n and the sums of its edge fluctuations. Mx: west D+ plus east D-
-/// (x-edge frame: qn = qx, qt = qy); My: south D+ plus north D- (y-edge frame: qn = qy, qt = qx).
-/// Dry cells (h < eps_h) keep their water and pollutant but lose their momentum. A depth driven
-/// below zero would be set to zero with its pollutant, and the water so added counted in `clipped`
-/// (the outflow limit of roe_fluctuations keeps this from happening in every case the tests run;
-/// the counter proves it and the run summary reports it).
+/// The flux part of a cell's update, branch-free (one statement for the device's update_cell and
+/// the host's SIMD rows): h, qx, qy, hc hold W^n and become W^n - the fluctuations, then the dry
+/// rule below. Mx: west D+ plus east D- (x-edge frame: qn = qx, qt = qy); My: south D+ plus north D-
+/// (y-edge frame: qn = qy, qt = qx). Dry cells (h < eps_h) keep their water and pollutant but lose
+/// their momentum. A depth driven below zero is set to zero with its pollutant, and the water so
+/// added is returned in `clip` (0 otherwise), which the caller counts (the outflow limit of
+/// roe_fluctuations keeps this from happening in every case the tests run; the counter proves it
+/// and the run summary reports it).
+KOKKOS_FORCEINLINE_FUNCTION void update_values(Real& h, Real& qx, Real& qy, Real& hc,
+                                               const Fluct& Mx, const Fluct& My, Real fx, Real fy,
+                                               Real eps_h, Real& clip) {
+  h = h - (fx * Mx.h + fy * My.h);
+  qx = qx - (fx * Mx.qn + fy * My.qt);
+  qy = qy - (fx * Mx.qt + fy * My.qn);
+  hc = hc - (fx * Mx.hc + fy * My.hc);
+  const bool dry = h < eps_h, empty = dry & (h <= Real(0));
+  clip = select(h < Real(0), -h, Real(0));
+  h = select(empty, Real(0), h);
+  hc = select(empty, Real(0), hc);
+  qx = select(dry, Real(0), qx);
+  qy = select(dry, Real(0), qy);
+}
+
+/// Manning friction, semi-implicit, of a wet cell (h >= eps_h, gn2 > 0): the factor r of
+/// q <- r q = q / (1 + dt g n^2 |u| / h^(4/3)), |u| / h^(4/3) = |q| / h^(7/3); cbrt_h = cbrt(h).
+/// `use` false (a dry cell, no friction) gives a finite value that the caller does not use.
+KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real qy, Real cbrt_h,
+                                                 Real dt, Real gn2) {
+  const Real qn = shwa::sqrt(qx * qx + qy * qy);
+  return Real(1) / (Real(1) + dt * gn2 * qn / safe_den(use, h * h * cbrt_h));
+}
+
+/// W^{n+1} of one cell from W^n and the sums of its edge fluctuations (update_values), then the
+/// Manning friction (friction_factor).
 template <class E>
 KOKKOS_FORCEINLINE_FUNCTION void update_cell(const Conserved<E>& w, const Conserved<E>& out, int j,
                                              int i, const Fluct& Mx, const Fluct& My, Real fx,
                                              Real fy, Real dt, Real gn2, Real eps_h,
                                              const ClipCounter<E>& clipped) {
-  Real h = w.h(j, i) - (fx * Mx.h + fy * My.h);
-  Real qx = w.qx(j, i) - (fx * Mx.qn + fy * My.qt);
-  Real qy = w.qy(j, i) - (fx * Mx.qt + fy * My.qn);
-  Real hc = w.hc(j, i) - (fx * Mx.hc + fy * My.hc);
-  if (h < eps_h) {
-    if (h <= Real(0)) {
-      if (h < Real(0)) Kokkos::atomic_add(&clipped(), double(-h));
-      h = Real(0);
-      hc = Real(0);
-    }
-    qx = Real(0);
-    qy = Real(0);
-  } else {
-    if (gn2 > Real(0)) {
-      // q <- q / (1 + dt g n^2 |u| / h^(4/3)),  |u| / h^(4/3) = |q| / h^(7/3)
-      const Real qn = shwa::sqrt(qx * qx + qy * qy);
-      const Real r = Real(1) / (Real(1) + dt * gn2 * qn / (h * h * shwa::cbrt(h)));
-      qx *= r;
-      qy *= r;
-    }
+  Real h = w.h(j, i), qx = w.qx(j, i), qy = w.qy(j, i), hc = w.hc(j, i), clip;
+  update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip);
+  if (clip > Real(0)) Kokkos::atomic_add(&clipped(), double(clip));
+  if (h >= eps_h && gn2 > Real(0)) {
+    const Real r = friction_factor(true, h, qx, qy, shwa::cbrt(h), dt, gn2);
+    qx *= r;
+    qy *= r;
   }
   out.h(j, i) = h;
   out.qx(j, i) = qx;
@@ -206,16 +221,8 @@ struct DecoupledScratch {
         p(m.team_scratch(0), 6 * (TX + kPad) * (TY + kPad)),
         dx(m.team_scratch(0), 4 * TX * TY),
         dy(m.team_scratch(0), 4 * TX * TY) {}
-  /// One thread fills the primitives of the tile and its four neighbouring rows and columns
-  /// (host spaces: the tile is swept by one thread).
-  KOKKOS_INLINE_FUNCTION void load_tile_and_ring(const Conserved<E>& w, const Field<E>& H, int i0,
-                                                 int j0, int ntx, int nty, Real eps) const {
-    for (int ty = -1; ty <= nty; ++ty)
-      for (int tx = -1; tx <= ntx; ++tx)
-        if ((tx >= 0 && tx < ntx) || (ty >= 0 && ty < nty))
-          store(pos(tx, ty), load_prim(w, H, j0 + ty, i0 + tx, eps));
-  }
-  /// The same, by the whole team (device spaces): thread t loads tile cell t, then the ring cells
+  /// The primitives of the tile and of its four neighbouring rows and columns, by the whole team
+  /// (device spaces): thread t loads tile cell t, then the ring cells
   /// t, t + TX * TY, ... The caller puts the barrier.
   template <bool WithC>
   KOKKOS_INLINE_FUNCTION void load_tile_and_ring_team(
@@ -258,6 +265,13 @@ struct DecoupledScratch {
 
 }  // namespace detail
 
+}  // namespace shwa
+
+// The host (Serial, OpenMP) bodies of the kernels below, vectorized: detail::host_*.
+#include "kernels_host.hpp"
+
+namespace shwa {
+
 /// The CFL time step over `box` (SPEC section 3): min over its cells of 2 CFL dx dy / Z_i,
 /// Z_i = sum over the cell's edges of |E| (|un~| + a~). Infinity when no cell limits the step.
 template <class E>
@@ -271,80 +285,50 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
   const Real num = Real(2) * cfl * dx * dy;
   const Box b = box;
   if constexpr (is_host_space<E>()) {
-    // Host: one thread a tile; each edge's speed is computed once and added to both its cells
-    // (in the same order as below, so both paths give the same dt bit for bit).
+    // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
+    // the same dt bit for bit as the device path below.
+    return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling);
+  } else {
+    // Device: one thread a cell. Each edge's speed is computed once (TileEdges), by the same line of
+    // code for every edge, into team scratch; each cell then sums its four edges in the host path's
+    // order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (a correctly
+    // rounded division is monotone), and it saves a division a cell.
     using Scr = detail::DecoupledScratch<E>;
+    Real zmax = 0;
     Kokkos::parallel_reduce(
-        "shwa::cfl_min_dt",
-        detail::tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
-        KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
+        "shwa::cfl_max_z",
+        detail::device_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+        KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m, Real& lmax) {
           const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
           const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
           const Scr s(m, TX, TY);
-          s.load_tile_and_ring(w, H, i0, j0, ntx, nty, eps);
-          // s.dx / s.dy hold the west + east and south + north edge speeds of each cell.
-          for (int ty = 0; ty < nty; ++ty)
-            for (int tx = -1; tx < ntx; ++tx) {
-              const Real sp = edge_speed(edge_prim<0>(s.get(s.pos(tx, ty))),
-                                         edge_prim<0>(s.get(s.pos(tx + 1, ty))), g, eps);
-              if (tx >= 0) s.dx(ty * TX + tx) += sp;
-              if (tx + 1 < ntx) s.dx(ty * TX + tx + 1) = sp;
-            }
-          for (int ty = -1; ty < nty; ++ty)
-            for (int tx = 0; tx < ntx; ++tx) {
-              const Real sp = edge_speed(edge_prim<1>(s.get(s.pos(tx, ty))),
-                                         edge_prim<1>(s.get(s.pos(tx, ty + 1))), g, eps);
-              if (ty >= 0) s.dy(ty * TX + tx) += sp;
-              if (ty + 1 < nty) s.dy((ty + 1) * TX + tx) = sp;
-            }
-          for (int ty = 0; ty < nty; ++ty)
-            for (int tx = 0; tx < ntx; ++tx) {
-              const Real z = dy * s.dx(ty * TX + tx) + dx * s.dy(ty * TX + tx);
-              if (z > Real(0) && num / z < lmin) lmin = num / z;
-            }
+          const int t = m.team_rank();
+          const detail::TileEdges te{t, TX * TY, t % TX, t / TX, ntx, nty};
+          s.template load_tile_and_ring_team<false>(m, w, H, i0, j0, ntx, nty, eps);
+          m.team_barrier();
+          // s.dx: x-edge speeds, (TX + 1) per row; s.dy: y-edge speeds, TX per row.
+          const int ke = te.end_edge();
+  #pragma unroll 1
+          for (int k = te.first_edge(); k < ke; ++k) {
+            const detail::TileEdge e = te.edge(k);
+            const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
+            const Real sp = edge_speed(edge_prim(s.get(qL), e.dir), edge_prim(s.get(qR), e.dir), g, eps);
+            if (e.dir == 0)
+              s.dx(e.cy * (TX + 1) + e.cx) = sp;
+            else
+              s.dy(e.cy * TX + e.cx) = sp;
+          }
+          m.team_barrier();
+          if (te.active()) {
+            const int tx = te.tx, ty = te.ty;
+            const Real z = dy * (s.dx(ty * (TX + 1) + tx) + s.dx(ty * (TX + 1) + tx + 1)) +
+                           dx * (s.dy(ty * TX + tx) + s.dy((ty + 1) * TX + tx));
+            if (z > lmax) lmax = z;
+          }
         },
-        Kokkos::Min<Real>(result));
-    return result;
+        Kokkos::Max<Real>(zmax));
+    return zmax > Real(0) ? num / zmax : result;
   }
-  // Device: one thread a cell. Each edge's speed is computed once (TileEdges), by the same line of
-  // code for every edge, into team scratch; each cell then sums its four edges in the host path's
-  // order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (a correctly
-  // rounded division is monotone), and it saves a division a cell.
-  using Scr = detail::DecoupledScratch<E>;
-  Real zmax = 0;
-  Kokkos::parallel_reduce(
-      "shwa::cfl_max_z",
-      detail::device_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
-      KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m, Real& lmax) {
-        const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
-        const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-        const Scr s(m, TX, TY);
-        const int t = m.team_rank();
-        const detail::TileEdges te{t, TX * TY, t % TX, t / TX, ntx, nty};
-        s.template load_tile_and_ring_team<false>(m, w, H, i0, j0, ntx, nty, eps);
-        m.team_barrier();
-        // s.dx: x-edge speeds, (TX + 1) per row; s.dy: y-edge speeds, TX per row.
-        const int ke = te.end_edge();
-#pragma unroll 1
-        for (int k = te.first_edge(); k < ke; ++k) {
-          const detail::TileEdge e = te.edge(k);
-          const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
-          const Real sp = edge_speed(edge_prim(s.get(qL), e.dir), edge_prim(s.get(qR), e.dir), g, eps);
-          if (e.dir == 0)
-            s.dx(e.cy * (TX + 1) + e.cx) = sp;
-          else
-            s.dy(e.cy * TX + e.cx) = sp;
-        }
-        m.team_barrier();
-        if (te.active()) {
-          const int tx = te.tx, ty = te.ty;
-          const Real z = dy * (s.dx(ty * (TX + 1) + tx) + s.dx(ty * (TX + 1) + tx + 1)) +
-                         dx * (s.dy(ty * TX + tx) + s.dy((ty + 1) * TX + tx));
-          if (z > lmax) lmax = z;
-        }
-      },
-      Kokkos::Max<Real>(zmax));
-  return zmax > Real(0) ? num / zmax : result;
 }
 
 /// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
@@ -354,43 +338,42 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped) {
   if (box.empty()) return;
-  const int TX = tiling.tx, TY = tiling.ty;
-  const int ntx_tiles = detail::ceil_div(box.nx(), TX);
-  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
-  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
-  const bool has_n = gn2_field.extent(0) > 0;
-  const Box b = box;
-  using Policy = std::conditional_t<is_host_space<E>(), Kokkos::TeamPolicy<E>, detail::DevicePolicy<E>>;
-  Policy policy(0, 1);
-  if constexpr (is_host_space<E>())
-    policy = detail::tile_policy<E>(box, tiling, 1);
-  else
-    policy = detail::device_tile_policy<E>(box, tiling);
-  Kokkos::parallel_for(
-      "shwa::flux_update_recompute", policy,
-      KOKKOS_LAMBDA(const typename Policy::member_type& m) {
-        const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
-        const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
-          const int tx = t % TX, ty = t / TX;
-          if (tx >= ntx || ty >= nty) return;
-          const int i = i0 + tx, j = j0 + ty;
-          const detail::Stencil st(w, H, j, i, eps);
-          const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
-          Fluct dm, dp, Mx, My;
-          roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp);
-          Mx = dp;
-          roe_fluctuations(edge_prim<0>(C), edge_prim<0>(Ea), g, sg, eps, dm, dp);
-          Mx = detail::add(Mx, dm);
-          roe_fluctuations(edge_prim<1>(S), edge_prim<1>(C), g, sg, eps, dm, dp);
-          My = dp;
-          roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
-          My = detail::add(My, dm);
-          detail::update_cell(w, out, j, i, Mx, My, fx, fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped);
+  if constexpr (is_host_space<E>()) {
+    // Host: one thread a tile, one cell a SIMD lane (kernels_host.hpp).
+    detail::host_flux_update_recompute(w, out, H, gn2_field, box, dt, k, tiling, clipped);
+    return;
+  } else {
+    const int TX = tiling.tx, TY = tiling.ty;
+    const int ntx_tiles = detail::ceil_div(box.nx(), TX);
+    const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
+    const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
+    const bool has_n = gn2_field.extent(0) > 0;
+    const Box b = box;
+    Kokkos::parallel_for(
+        "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling),
+        KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m) {
+          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
+          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
+            const int tx = t % TX, ty = t / TX;
+            if (tx >= ntx || ty >= nty) return;
+            const int i = i0 + tx, j = j0 + ty;
+            const detail::Stencil st(w, H, j, i, eps);
+            const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
+            Fluct dm, dp, Mx, My;
+            roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp);
+            Mx = dp;
+            roe_fluctuations(edge_prim<0>(C), edge_prim<0>(Ea), g, sg, eps, dm, dp);
+            Mx = detail::add(Mx, dm);
+            roe_fluctuations(edge_prim<1>(S), edge_prim<1>(C), g, sg, eps, dm, dp);
+            My = dp;
+            roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
+            My = detail::add(My, dm);
+            detail::update_cell(w, out, j, i, Mx, My, fx, fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped);
+          });
         });
-      });
+  }
 }
-
 
 /// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
 template <class E>
@@ -400,48 +383,16 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
                            const ClipCounter<E>& clipped) {
   if (box.empty()) return;
   using Scr = detail::DecoupledScratch<E>;
-  using Member = typename Kokkos::TeamPolicy<E>::member_type;
   const int TX = tiling.tx, TY = tiling.ty;
   const int ntx_tiles = detail::ceil_div(box.nx(), TX);
   const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
   const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
   const bool has_n = gn2_field.extent(0) > 0;
   const Box b = box;
-  auto policy = detail::tile_policy<E>(box, tiling, is_host_space<E>() ? 1 : TX * TY)
-                    .set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling)));
-
   if constexpr (is_host_space<E>()) {
-    // Host: one thread a tile sweeps it edge by edge; every edge inside the tile is solved once.
-    Kokkos::parallel_for(
-        "shwa::flux_update_decoupled", policy, KOKKOS_LAMBDA(const Member& m) {
-          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
-          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-          const Scr s(m, TX, TY);
-          s.load_tile_and_ring(w, H, i0, j0, ntx, nty, eps);
-          Fluct dm, dp;
-          // x-edges (tx | tx+1): D- to the west cell, D+ to the east cell. DX holds the sum.
-          for (int ty = 0; ty < nty; ++ty)
-            for (int tx = -1; tx < ntx; ++tx) {
-              roe_fluctuations(edge_prim<0>(s.get(s.pos(tx, ty))),
-                               edge_prim<0>(s.get(s.pos(tx + 1, ty))), g, sg, eps, dm, dp);
-              if (tx >= 0) s.put(s.dx, ty * TX + tx, detail::add(s.take(s.dx, ty * TX + tx), dm));
-              if (tx + 1 < ntx) s.put(s.dx, ty * TX + tx + 1, dp);
-            }
-          for (int ty = -1; ty < nty; ++ty)
-            for (int tx = 0; tx < ntx; ++tx) {
-              roe_fluctuations(edge_prim<1>(s.get(s.pos(tx, ty))),
-                               edge_prim<1>(s.get(s.pos(tx, ty + 1))), g, sg, eps, dm, dp);
-              if (ty >= 0) s.put(s.dy, ty * TX + tx, detail::add(s.take(s.dy, ty * TX + tx), dm));
-              if (ty + 1 < nty) s.put(s.dy, (ty + 1) * TX + tx, dp);
-            }
-          for (int ty = 0; ty < nty; ++ty)
-            for (int tx = 0; tx < ntx; ++tx) {
-              const int i = i0 + tx, j = j0 + ty;
-              detail::update_cell(w, out, j, i, s.take(s.dx, ty * TX + tx),
-                                  s.take(s.dy, ty * TX + tx), fx, fy, dt,
-                                  has_n ? gn2_field(j, i) : gn2c, eps, clipped);
-            }
-        });
+    // Host: one thread a tile sweeps it a row of edges at a time, SIMD (kernels_host.hpp); every
+    // edge inside the tile is solved once.
+    detail::host_flux_update_decoupled(w, out, H, gn2_field, box, dt, k, tiling, clipped);
   } else {
     // Device: one thread a cell. Phase 0 puts the primitives of the tile and of its four
     // neighbouring rows and columns in scratch; every Roe problem reads both its cells from there,

@@ -54,20 +54,44 @@ struct CellPrim {
   Real h, H, u, v, c, sh;
 };
 
+// Branch-free form. Every function below computes all of its cases and picks the result with
+// `select` (a ternary between two values already computed, which compilers turn into a blend on SIMD
+// lanes or a predicated move), instead of branching around the work. That lets the host sweeps of
+// kernels_host.hpp vectorize a loop over a row of edges (`#pragma omp simd`), and gives every
+// caller, host or device, one statement of the physics. The values picked are, operation for
+// operation, the ones the branching form computed; conditions are combined with & and | (not the
+// short-circuit && and ||, which are branches); a denominator of a case that is not picked is
+// replaced by 1 (`safe_den`) so that no lane divides by zero.
+
+/// Host compilers compute every case and select (kSelectAll), so that loops over edges vectorize;
+/// GPU compilers branch around the rare cases (the entropy fix, the outflow limit), which whole
+/// warps then skip. The same statements either way, so the same values.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
+inline constexpr bool kSelectAll = false;
+#else
+inline constexpr bool kSelectAll = true;
+#endif
+
+/// c ? a : b, both already computed.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T select(bool c, T a, T b) {
+  return c ? a : b;
+}
+
+/// d where `use` holds (the caller's case), else 1: a denominator that is never zero.
+KOKKOS_FORCEINLINE_FUNCTION Real safe_den(bool use, Real d) { return use ? d : Real(1); }
+
 KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Real hc, Real H,
                                                     Real eps_h) {
+  const bool wet = h >= eps_h;
+  const Real rh = Real(1) / safe_den(wet, h);
   CellPrim p;
   p.h = h;
   p.H = H;
   p.sh = shwa::sqrt(shwa::max(h, Real(0)));
-  if (h >= eps_h) {
-    const Real rh = Real(1) / h;
-    p.u = qx * rh;
-    p.v = qy * rh;
-    p.c = hc * rh;
-  } else {
-    p.u = p.v = p.c = Real(0);
-  }
+  p.u = select(wet, qx * rh, Real(0));
+  p.v = select(wet, qy * rh, Real(0));
+  p.c = select(wet, hc * rh, Real(0));
   return p;
 }
 
@@ -86,33 +110,37 @@ KOKKOS_FORCEINLINE_FUNCTION Prim edge_prim(const CellPrim& p, int dir) {
   return Prim{p.h, p.H, dir ? p.v : p.u, dir ? p.u : p.v, p.c, p.sh};
 }
 
-/// How an edge is treated. The wet/dry rule of SPEC section 4 lives here and nowhere else.
-enum EdgeKind : int { EdgeNormal = 0, EdgeDry = 1, EdgeWallRight = 2, EdgeWallLeft = 3 };
-
+/// How an edge is treated: between two dry cells (carries nothing), a wet/dry wall with the dry
+/// cell on the right or on the left (that cell gets nothing), or a normal edge (none of these).
 /// Classifies the edge and, for a wet/dry wall, replaces the dry side by the wet side's mirror.
-KOKKOS_FORCEINLINE_FUNCTION int resolve_wet_dry(Prim& L, Prim& R, Real eps_h) {
+/// The wet/dry rule of SPEC section 4 lives here and nowhere else. (Three bools by reference, not
+/// a struct: GCC keeps a returned struct of bools in memory, which stops the vectorizer.)
+KOKKOS_FORCEINLINE_FUNCTION void resolve_wet_dry(Prim& L, Prim& R, Real eps_h, bool& dry,
+                                                 bool& wall_right, bool& wall_left) {
   const bool wetL = L.h >= eps_h;
   const bool wetR = R.h >= eps_h;
-  if (wetL && wetR) return EdgeNormal;
-  if (!wetL && !wetR) return EdgeDry;
-  if (wetL) {
-    // Free surface of L (h - H) below the bottom of R (elevation -H_R): R acts as a wall.
-    if (L.h - L.H < -R.H) {
-      R = Prim{L.h, L.H, -L.un, L.ut, L.c, L.sh};
-      return EdgeWallRight;
-    }
-  } else {
-    if (R.h - R.H < -L.H) {
-      L = Prim{R.h, R.H, -R.un, R.ut, R.c, R.sh};
-      return EdgeWallLeft;
-    }
-  }
-  return EdgeNormal;
+  dry = !wetL & !wetR;
+  // L wet, R dry, free surface of L (h - H) below the bottom of R (elevation -H_R): R is a wall.
+  wall_right = wetL & !wetR & (L.h - L.H < -R.H);
+  wall_left = !wetL & wetR & (R.h - R.H < -L.H);
+  const Prim l = L, r = R;
+  R.h = select(wall_right, l.h, r.h);
+  R.H = select(wall_right, l.H, r.H);
+  R.un = select(wall_right, -l.un, r.un);
+  R.ut = select(wall_right, l.ut, r.ut);
+  R.c = select(wall_right, l.c, r.c);
+  R.sh = select(wall_right, l.sh, r.sh);
+  L.h = select(wall_left, r.h, l.h);
+  L.H = select(wall_left, r.H, l.H);
+  L.un = select(wall_left, -r.un, l.un);
+  L.ut = select(wall_left, r.ut, l.ut);
+  L.c = select(wall_left, r.c, l.c);
+  L.sh = select(wall_left, r.sh, l.sh);
 }
 
 /// Fraction of a wave with eigenvalue l that goes to the left cell: 1, 0, or 1/2 when l == 0.
 KOKKOS_FORCEINLINE_FUNCTION Real left_share(Real l) {
-  return l < Real(0) ? Real(1) : (l > Real(0) ? Real(0) : Real(0.5));
+  return select(l < Real(0), Real(1), select(l > Real(0), Real(0), Real(0.5)));
 }
 
 /// Solves the Roe problem of one edge between L and R (in the edge frame). Writes the fluctuation
@@ -129,16 +157,15 @@ KOKKOS_FORCEINLINE_FUNCTION Real left_share(Real l) {
 /// (summing the bound over its edges gives dt Z_i h / (dx dy) <= 2 CFL h), so depths stay
 /// non-negative for CFL <= 0.5; above that only a cell draining through all four edges at full
 /// speed could go below zero, and the update counts any depth that does (update_cell, kernels.hpp).
-KOKKOS_INLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real sqrt_g, Real eps_h,
-                                             Fluct& dm, Fluct& dp) {
-  const int kind = resolve_wet_dry(L, R, eps_h);
-  if (kind == EdgeDry) {
-    dm = Fluct{0, 0, 0, 0};
-    dp = Fluct{0, 0, 0, 0};
-    return;
-  }
-  // Roe averages.
-  const Real rs = Real(1) / (L.sh + R.sh);
+///
+/// Branch-free (see `select` above): every case is computed and the result picked, so a loop over
+/// edges vectorizes. The values are those of the case that applies.
+KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real sqrt_g, Real eps_h,
+                                                  Fluct& dm, Fluct& dp) {
+  bool dry, wall_right, wall_left;
+  resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
+  // Roe averages. Between two dry cells the denominators are replaced by 1 and the result by 0.
+  const Real rs = Real(1) / safe_den(!dry, L.sh + R.sh);
   const Real un = (L.sh * L.un + R.sh * R.un) * rs;
   const Real ut = (L.sh * L.ut + R.sh * R.ut) * rs;
   const Real c = (L.sh * L.c + R.sh * R.c) * rs;
@@ -159,72 +186,83 @@ KOKKOS_INLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real sqrt_g
   // state-jump strengths and s = a~ dH / 2 the bathymetry part:
   //   beta1 = l1 alpha1 + s = (un^2 dh - a^2 deta - (un - a) dqn) / (2a)
   //   beta3 = l3 alpha3 - s = ((un + a) dqn - un^2 dh + a^2 deta) / (2a)
-  const Real r2a = Real(0.5) / a;
+  const Real r2a = Real(0.5) / safe_den(!dry, a);
   const Real un2dh = un * un * dh;
   const Real beta1 = (un2dh - a2 * deta - l1 * dqn) * r2a;
   const Real beta3 = (l3 * dqn - un2dh + a2 * deta) * r2a;
   const Real beta2 = bt - ut * dqn;
   const Real beta4 = b4 - c * dqn;
 
-  Real w1 = left_share(l1) * beta1;
-  Real w3 = left_share(l3) * beta3;
-  // Harten-Hyman entropy fix on the acoustic fields.
+  // Harten-Hyman entropy fix on the acoustic fields, where the field is transonic.
+  Real w1 = left_share(l1) * beta1, w3 = left_share(l3) * beta3;
   {
     const Real aL = sqrt_g * L.sh, aR = sqrt_g * R.sh;
     const Real l1L = L.un - aL, l1R = R.un - aR;
     const Real l3L = L.un + aL, l3R = R.un + aR;
-    if (l1L < Real(0) && l1R > Real(0)) {
+    const bool fix1 = (l1L < Real(0)) & (l1R > Real(0));
+    const bool fix3 = (l3L < Real(0)) & (l3R > Real(0));
+    if (kSelectAll | fix1) {
       const Real alpha1 = ((un + a) * dh - dqn) * r2a;
-      const Real s = beta1 - l1 * alpha1;  // bathymetry part of beta1
-      w1 = l1L * (l1R - l1) / (l1R - l1L) * alpha1 + left_share(l1) * s;
+      const Real s1 = beta1 - l1 * alpha1;  // bathymetry part of beta1
+      w1 = select(fix1, l1L * (l1R - l1) / safe_den(fix1, l1R - l1L) * alpha1 + left_share(l1) * s1, w1);
     }
-    if (l3L < Real(0) && l3R > Real(0)) {
+    if (kSelectAll | fix3) {
       const Real alpha3 = (dqn - (un - a) * dh) * r2a;
-      const Real s = beta3 - l3 * alpha3;
-      w3 = l3L * (l3R - l3) / (l3R - l3L) * alpha3 + left_share(l3) * s;
+      const Real s3 = beta3 - l3 * alpha3;
+      w3 = select(fix3, l3L * (l3R - l3) / safe_den(fix3, l3R - l3L) * alpha3 + left_share(l3) * s3, w3);
     }
   }
   const Real w2 = left_share(un) * beta2;
   const Real w4 = left_share(un) * beta4;
 
-  dm.h = w1 + w3;
-  dm.qn = w1 * l1 + w3 * l3;
-  dm.qt = dm.h * ut + w2;
-  dm.hc = dm.h * c + w4;
+  Fluct m, p;
+  m.h = w1 + w3;
+  m.qn = w1 * l1 + w3 * l3;
+  m.qt = m.h * ut + w2;
+  m.hc = m.h * c + w4;
 
   const Real p1 = beta1 - w1, p3 = beta3 - w3;
-  dp.h = p1 + p3;
-  dp.qn = p1 * l1 + p3 * l3;
-  dp.qt = dp.h * ut + (beta2 - w2);
-  dp.hc = dp.h * c + (beta4 - w4);
+  p.h = p1 + p3;
+  p.qn = p1 * l1 + p3 * l3;
+  p.qt = p.h * ut + (beta2 - w2);
+  p.hc = p.h * c + (beta4 - w4);
 
-  if (kind == EdgeWallRight) {
-    dp = Fluct{0, 0, 0, 0};
-  } else if (kind == EdgeWallLeft) {
-    dm = Fluct{0, 0, 0, 0};
-  } else {
-    const Real F = qnL + dm.h;  // mass flux L -> R
-    const Real Fmax = (F > Real(0) ? L.h : R.h) * (shwa::abs(un) + a);
-    if (shwa::abs(F) > Fmax) {
-      // Scale the interface fluxes seen from each side, F_L + D- and F_R - D+, by theta: mass and
-      // pollutant stay conservative (the two agree), and the momentum handed over shrinks with
-      // the mass, so the film that receives it does not get an arbitrary velocity.
-      const Real theta = Fmax / shwa::abs(F), s = Real(1) - theta;
-      const Real pL = Real(0.5) * g * L.h * L.h, pR = Real(0.5) * g * R.h * R.h;
-      dm = Fluct{theta * dm.h - s * qnL, theta * dm.qn - s * (qnL * L.un + pL),
-                 theta * dm.qt - s * qnL * L.ut, theta * dm.hc - s * qnL * L.c};
-      dp = Fluct{theta * dp.h + s * qnR, theta * dp.qn + s * (qnR * R.un + pR),
-                 theta * dp.qt + s * qnR * R.ut, theta * dp.hc + s * qnR * R.c};
-    }
+  // Outflow limit (normal edges only; a wall edge sends nothing to its dry side).
+  const Real F = qnL + m.h;  // mass flux L -> R
+  const Real absF = shwa::abs(F);
+  const Real Fmax = select(F > Real(0), L.h, R.h) * (shwa::abs(un) + a);
+  const bool limit = !dry & !wall_right & !wall_left & (absF > Fmax);
+  if (kSelectAll | limit) {
+    // Scale the interface fluxes seen from each side, F_L + D- and F_R - D+, by theta: mass and
+    // pollutant stay conservative (the two agree), and the momentum handed over shrinks with the
+    // mass, so the film that receives it does not get an arbitrary velocity.
+    const Real theta = Fmax / safe_den(limit, absF), s = Real(1) - theta;
+    const Real pL = Real(0.5) * g * L.h * L.h, pR = Real(0.5) * g * R.h * R.h;
+    m = Fluct{select(limit, theta * m.h - s * qnL, m.h),
+              select(limit, theta * m.qn - s * (qnL * L.un + pL), m.qn),
+              select(limit, theta * m.qt - s * qnL * L.ut, m.qt),
+              select(limit, theta * m.hc - s * qnL * L.c, m.hc)};
+    p = Fluct{select(limit, theta * p.h + s * qnR, p.h),
+              select(limit, theta * p.qn + s * (qnR * R.un + pR), p.qn),
+              select(limit, theta * p.qt + s * qnR * R.ut, p.qt),
+              select(limit, theta * p.hc + s * qnR * R.c, p.hc)};
   }
+
+  // D- is zero between two dry cells and on the dry (left) side of a wall; D+ likewise.
+  const bool zm = dry | wall_left, zp = dry | wall_right;
+  dm = Fluct{select(zm, Real(0), m.h), select(zm, Real(0), m.qn), select(zm, Real(0), m.qt),
+             select(zm, Real(0), m.hc)};
+  dp = Fluct{select(zp, Real(0), p.h), select(zp, Real(0), p.qn), select(zp, Real(0), p.qt),
+             select(zp, Real(0), p.hc)};
 }
 
 /// The edge's wave-speed bound |un~| + a~ used by the CFL condition (SPEC section 3), with the same
-/// wet/dry treatment as the flux. Zero between two dry cells.
-KOKKOS_INLINE_FUNCTION Real edge_speed(Prim L, Prim R, Real g, Real eps_h) {
-  if (resolve_wet_dry(L, R, eps_h) == EdgeDry) return Real(0);
-  const Real un = (L.sh * L.un + R.sh * R.un) / (L.sh + R.sh);
-  return shwa::abs(un) + shwa::sqrt(g * Real(0.5) * (L.h + R.h));
+/// wet/dry treatment as the flux. Zero between two dry cells. Branch-free like roe_fluctuations.
+KOKKOS_FORCEINLINE_FUNCTION Real edge_speed(Prim L, Prim R, Real g, Real eps_h) {
+  bool dry, wall_right, wall_left;
+  resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
+  const Real un = (L.sh * L.un + R.sh * R.un) / safe_den(!dry, L.sh + R.sh);
+  return select(dry, Real(0), shwa::abs(un) + shwa::sqrt(g * Real(0.5) * (L.h + R.h)));
 }
 
 }  // namespace shwa

@@ -1,0 +1,340 @@
+// shwa/core/kernels_host.hpp — the host (Serial, OpenMP) bodies of the kernels of kernels.hpp, written
+// so that the compiler vectorizes them (SIMD). Included by kernels.hpp after its detail helpers; the
+// `if constexpr (is_host_space<E>())` branches there call these, the device branches do not.
+//
+// One thread (one Kokkos team of size 1) sweeps a tile row by row. Every loop over a row runs over
+// contiguous structure-of-arrays data in team scratch and is marked `#pragma omp simd`:
+//   * the primitive values of the tile and of its four neighbouring rows and columns are computed
+//     once a cell (make_cell_prim, branch-free);
+//   * a row of edges is solved into per-edge arrays D-, D+ (roe_row: roe_fluctuations, branch-free,
+//     one edge a SIMD lane), then added to the cells on both sides in a second loop, so that no
+//     iteration writes what the next one reads;
+//   * the cell update (update_row: update_values and friction_factor of kernels.hpp, the pieces of
+//     update_cell) is split so that only cbrt(h) of the Manning friction is a scalar loop: cbrt
+//     does not vectorize without a vector math library, whose results differ from libm's.
+// The Roe solver is the one of roe.hpp; no physics is restated here. Additions into a cell are made
+// in the order of the device kernels (west D+ then east D-, south D+ then north D-), and without FMA
+// contraction (see core/CMakeLists.txt) a SIMD lane computes the same bits as a scalar iteration, so
+// the results do not depend on the kernel variant, the tile shape, the vector width or on how the
+// blocks of a decomposition fall.
+#pragma once
+// (Include kernels.hpp, not this header: it needs the helpers declared there before it.)
+
+#if defined(_OPENMP) && !defined(__CUDACC__)
+#define SHWA_PRAGMA(x) _Pragma(#x)
+#define SHWA_SIMD SHWA_PRAGMA(omp simd)
+#define SHWA_SIMD_MIN(var) SHWA_PRAGMA(omp simd reduction(min : var))
+#else
+#define SHWA_SIMD
+#define SHWA_SIMD_MIN(var)
+#endif
+
+namespace shwa {
+namespace detail {
+
+/// One row of cell primitive values in an edge's frame: six arrays (h, H, un, ut, c, sqrt h).
+struct PrimRow {
+  const Real *h, *H, *un, *ut, *c, *sh;
+  Prim operator[](int i) const { return Prim{h[i], H[i], un[i], ut[i], c[i], sh[i]}; }
+};
+
+/// One row of fluctuations: four arrays (h, qn, qt, hc).
+struct FluctRow {
+  Real *h, *qn, *qt, *hc;
+  void set(int i, const Fluct& f) const {
+    h[i] = f.h;
+    qn[i] = f.qn;
+    qt[i] = f.qt;
+    hc[i] = f.hc;
+  }
+  Fluct get(int i) const { return Fluct{h[i], qn[i], qt[i], hc[i]}; }
+};
+
+/// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e].
+inline void roe_row(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
+                    const FluctRow dm, const FluctRow dp) {
+  SHWA_SIMD
+  for (int e = 0; e < n; ++e) {
+    Fluct m, p;
+    roe_fluctuations(L[e], R[e], g, sg, eps, m, p);
+    dm.set(e, m);
+    dp.set(e, p);
+  }
+}
+
+/// The wave-speed bounds of the n edges between L[e] and R[e] into sp[e].
+inline void speed_row(const PrimRow L, const PrimRow R, int n, Real g, Real eps, Real* sp) {
+  SHWA_SIMD
+  for (int e = 0; e < n; ++e) sp[e] = edge_speed(L[e], R[e], g, eps);
+}
+
+/// Scratch rows the host update needs besides the sums: clipped water, cbrt(h), g n^2.
+struct UpdateTmp {
+  Real *clip, *cbh, *gn2;
+};
+
+/// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time): the flux part in a
+/// SIMD loop, cbrt(h) of the row in a scalar loop (libm), the Manning friction in a SIMD loop. The
+/// clipped water is counted cell by cell, as update_cell does.
+template <class E>
+void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
+                bool has_n, Real gn2c, int j, int i0, int ntx, const FluctRow mx, const FluctRow my,
+                Real fx, Real fy, Real dt, Real eps, const UpdateTmp tmp,
+                const ClipCounter<E>& clipped) {
+  const Real *h0 = &w.h(j, i0), *qx0 = &w.qx(j, i0), *qy0 = &w.qy(j, i0), *hc0 = &w.hc(j, i0);
+  Real *h1 = &out.h(j, i0), *qx1 = &out.qx(j, i0), *qy1 = &out.qy(j, i0), *hc1 = &out.hc(j, i0);
+  SHWA_SIMD
+  for (int tx = 0; tx < ntx; ++tx) {
+    Real h = h0[tx], qx = qx0[tx], qy = qy0[tx], hc = hc0[tx];
+    update_values(h, qx, qy, hc, mx.get(tx), my.get(tx), fx, fy, eps, tmp.clip[tx]);
+    h1[tx] = h;
+    qx1[tx] = qx;
+    qy1[tx] = qy;
+    hc1[tx] = hc;
+  }
+  for (int tx = 0; tx < ntx; ++tx)
+    if (tmp.clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(tmp.clip[tx]));
+  if (has_n) {
+    const Real* g = &gn2_field(j, i0);
+    for (int tx = 0; tx < ntx; ++tx) tmp.gn2[tx] = g[tx];
+  } else {
+    if (!(gn2c > Real(0))) return;
+    for (int tx = 0; tx < ntx; ++tx) tmp.gn2[tx] = gn2c;
+  }
+  for (int tx = 0; tx < ntx; ++tx) tmp.cbh[tx] = shwa::cbrt(h1[tx]);
+  SHWA_SIMD
+  for (int tx = 0; tx < ntx; ++tx) {
+    const Real h = h1[tx], qx = qx1[tx], qy = qy1[tx], gn2 = tmp.gn2[tx];
+    const bool use = (h >= eps) & (gn2 > Real(0));
+    const Real r = friction_factor(use, h, qx, qy, tmp.cbh[tx], dt, gn2);
+    qx1[tx] = select(use, qx * r, qx);
+    qy1[tx] = select(use, qy * r, qy);
+  }
+}
+
+/// Team scratch of the host sweeps (flat, structure of arrays):
+///   p      6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its four
+///          neighbouring rows and columns (corners unused);
+///   mx, my 4 arrays each over the TX x TY tile: the sums of a cell's x-edge (west D+ + east D-) and
+///          y-edge (south D+ + north D-) fluctuations; the CFL pass keeps edge speeds in mx.h, my.h;
+///   em, ep 4 arrays each over TX + 1 edges: the D- and D+ of the row of edges being solved.
+template <class E>
+struct HostTileScratch {
+  int TX, px, npos, ncell;
+  Real* base;
+
+  static size_t reals(const Tiling& t) {
+    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 8 * size_t(t.tx) * t.ty + 8 * size_t(t.tx + 1);
+  }
+  static size_t bytes(const Tiling& t) { return ScratchArray<E>::shmem_size(reals(t)); }
+
+  HostTileScratch(const typename Kokkos::TeamPolicy<E>::member_type& m, const Tiling& t)
+      : TX(t.tx),
+        px(t.tx + 2),
+        npos((t.tx + 2) * (t.ty + 2)),
+        ncell(t.tx * t.ty),
+        base(ScratchArray<E>(m.team_scratch(0), reals(t)).data()) {}
+
+  // Position of tile cell (tx, ty), tx, ty >= -1, in the primitive arrays.
+  int pos(int tx, int ty) const { return (ty + 1) * px + tx + 1; }
+  Real* prim(int field) const { return base + size_t(field) * npos; }
+  /// The row of primitive values that starts at tile cell (tx, ty), in the frame of direction Dir
+  /// (0: x-edges, un = u; 1: y-edges, un = v).
+  PrimRow row(int Dir, int tx, int ty) const {
+    const int q = pos(tx, ty);
+    const Real *u = prim(2) + q, *v = prim(3) + q;
+    return PrimRow{prim(0) + q, prim(1) + q, Dir == 0 ? u : v, Dir == 0 ? v : u, prim(4) + q,
+                   prim(5) + q};
+  }
+  /// Sums of the x (d = 0) or y (d = 1) edges of tile row ty.
+  FluctRow sums(int d, int ty) const {
+    Real* a = base + 6 * size_t(npos) + size_t(d) * 4 * ncell + size_t(ty) * TX;
+    return FluctRow{a, a + ncell, a + 2 * ncell, a + 3 * ncell};
+  }
+  /// D- (s = 0) or D+ (s = 1) of the row of edges being solved.
+  FluctRow edges(int s) const {
+    const size_t ne = size_t(TX) + 1;
+    Real* a = base + 6 * size_t(npos) + 8 * size_t(ncell) + size_t(s) * 4 * ne;
+    return FluctRow{a, a + ne, a + 2 * ne, a + 3 * ne};
+  }
+
+  /// Primitive values of the tile and of its four neighbouring rows and columns.
+  void load(const Conserved<E>& w, const Field<E>& H, const Tile& tl, Real eps) const {
+    for (int ty = -1; ty <= tl.nty; ++ty) {
+      const bool inner = ty >= 0 && ty < tl.nty;
+      const int a = inner ? -1 : 0, b = inner ? tl.ntx + 1 : tl.ntx;  // [a, b)
+      const int j = tl.j0 + ty;
+      const Real *h = &w.h(j, tl.i0), *qx = &w.qx(j, tl.i0), *qy = &w.qy(j, tl.i0),
+                 *hc = &w.hc(j, tl.i0), *Hb = &H(j, tl.i0);
+      const int q = pos(0, ty);
+      Real *ph = prim(0) + q, *pH = prim(1) + q, *pu = prim(2) + q, *pv = prim(3) + q,
+           *pc = prim(4) + q, *psh = prim(5) + q;
+      SHWA_SIMD
+      for (int tx = a; tx < b; ++tx) {
+        const CellPrim c = make_cell_prim(h[tx], qx[tx], qy[tx], hc[tx], Hb[tx], eps);
+        ph[tx] = c.h;
+        pH[tx] = c.H;
+        pu[tx] = c.u;
+        pv[tx] = c.v;
+        pc[tx] = c.c;
+        psh[tx] = c.sh;
+      }
+    }
+  }
+};
+
+/// Host body of cfl_min_dt: each edge's speed is computed once and added to both of its cells, in
+/// the order of the device kernel (west + east, south + north).
+template <class E>
+Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
+                     const StepConstants& k, Real cfl, const Tiling& tiling) {
+  using Scr = HostTileScratch<E>;
+  Real result = std::numeric_limits<Real>::max();
+  const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
+  const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
+  const Real num = Real(2) * cfl * dx * dy;
+  const Real none = std::numeric_limits<Real>::max();
+  const Box b = box;
+  const Tiling t = tiling;
+  Kokkos::parallel_reduce(
+      "shwa::cfl_min_dt",
+      tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      [=](const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
+        const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        const int ntx = tl.ntx, nty = tl.nty;
+        const Scr s(m, t);
+        s.load(w, H, tl, eps);
+        Real* sp = s.edges(0).h;
+        for (int ty = 0; ty < nty; ++ty) {
+          speed_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, eps, sp);
+          Real* zx = s.sums(0, ty).h;
+          SHWA_SIMD
+          for (int tx = 0; tx < ntx; ++tx) zx[tx] = sp[tx] + sp[tx + 1];
+        }
+        for (int ty = -1; ty < nty; ++ty) {
+          speed_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, eps, sp);
+          if (ty >= 0) {
+            Real* zy = s.sums(1, ty).h;
+            SHWA_SIMD
+            for (int tx = 0; tx < ntx; ++tx) zy[tx] += sp[tx];
+          }
+          if (ty + 1 < nty) {
+            Real* zy = s.sums(1, ty + 1).h;
+            SHWA_SIMD
+            for (int tx = 0; tx < ntx; ++tx) zy[tx] = sp[tx];
+          }
+        }
+        Real tmin = lmin;
+        for (int ty = 0; ty < nty; ++ty) {
+          const Real *zx = s.sums(0, ty).h, *zy = s.sums(1, ty).h;
+          SHWA_SIMD_MIN(tmin)
+          for (int tx = 0; tx < ntx; ++tx) {
+            const Real z = dy * zx[tx] + dx * zy[tx];
+            const Real dti = select(z > Real(0), num / safe_den(z > Real(0), z), none);
+            tmin = shwa::min(tmin, dti);
+          }
+        }
+        lmin = tmin;
+      },
+      Kokkos::Min<Real>(result));
+  return result;
+}
+
+/// Host body of flux_update_decoupled: every edge of the tile is solved once, a row at a time.
+template <class E>
+void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
+                                const Field<E>& gn2_field, const Box& box, Real dt,
+                                const StepConstants& k, const Tiling& tiling,
+                                const ClipCounter<E>& clipped) {
+  using Scr = HostTileScratch<E>;
+  const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
+  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
+  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
+  const bool has_n = gn2_field.extent(0) > 0;
+  const Box b = box;
+  const Tiling t = tiling;
+  Kokkos::parallel_for(
+      "shwa::flux_update_decoupled",
+      tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
+        const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        const int ntx = tl.ntx, nty = tl.nty;
+        const Scr s(m, t);
+        s.load(w, H, tl, eps);
+        const FluctRow em = s.edges(0), ep = s.edges(1);
+        // x-edges of row ty: edge e lies between cells e - 1 and e.
+        for (int ty = 0; ty < nty; ++ty) {
+          roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, em, ep);
+          const FluctRow mx = s.sums(0, ty);
+          SHWA_SIMD
+          for (int tx = 0; tx < ntx; ++tx) mx.set(tx, add(ep.get(tx), em.get(tx + 1)));
+        }
+        // y-edges between rows ty and ty + 1.
+        for (int ty = -1; ty < nty; ++ty) {
+          roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, em, ep);
+          if (ty >= 0) {
+            const FluctRow my = s.sums(1, ty);
+            SHWA_SIMD
+            for (int tx = 0; tx < ntx; ++tx) my.set(tx, add(my.get(tx), em.get(tx)));
+          }
+          if (ty + 1 < nty) {
+            const FluctRow my = s.sums(1, ty + 1);
+            SHWA_SIMD
+            for (int tx = 0; tx < ntx; ++tx) my.set(tx, ep.get(tx));
+          }
+        }
+        const UpdateTmp tmp{em.h, em.qn, em.qt};
+        for (int ty = 0; ty < nty; ++ty)
+          update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx, s.sums(0, ty),
+                     s.sums(1, ty), fx, fy, dt, eps, tmp, clipped);
+      });
+}
+
+/// Host body of flux_update_recompute: one thread a tile; each cell solves its four edges (interior
+/// edges twice, as on the device), one cell a SIMD lane; the sums go through a row of scratch to
+/// update_row.
+template <class E>
+void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
+                                const Field<E>& gn2_field, const Box& box, Real dt,
+                                const StepConstants& k, const Tiling& tiling,
+                                const ClipCounter<E>& clipped) {
+  const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
+  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
+  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
+  const bool has_n = gn2_field.extent(0) > 0;
+  const Box b = box;
+  const Tiling t = tiling;
+  const size_t nrow = size_t(tiling.tx);
+  Kokkos::parallel_for(
+      "shwa::flux_update_recompute",
+      tile_policy<E>(box, tiling, 1)
+          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(11 * nrow))),
+      [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
+        const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        const int ntx = tl.ntx, nty = tl.nty;
+        Real* a = ScratchArray<E>(m.team_scratch(0), 11 * nrow).data();
+        const FluctRow mx{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
+        const FluctRow my{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
+        const UpdateTmp tmp{a + 8 * nrow, a + 9 * nrow, a + 10 * nrow};
+        for (int ty = 0; ty < nty; ++ty) {
+          const int j = tl.j0 + ty, i0 = tl.i0;
+          SHWA_SIMD
+          for (int tx = 0; tx < ntx; ++tx) {
+            const int i = i0 + tx;
+            const Stencil st(w, H, j, i, eps);
+            Fluct mw, pw, me, pe, ms, ps, mn, pn;  // D-, D+ of the west, east, south, north edge
+            roe_fluctuations(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw);
+            roe_fluctuations(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe);
+            roe_fluctuations(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps);
+            roe_fluctuations(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn);
+            mx.set(tx, add(pw, me));
+            my.set(tx, add(ps, mn));
+          }
+          update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, mx, my, fx, fy, dt, eps, tmp,
+                     clipped);
+        }
+      });
+}
+
+}  // namespace detail
+}  // namespace shwa
