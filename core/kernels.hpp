@@ -150,7 +150,7 @@ Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size
 #define SHWA_DEVICE_MAX_TEAM 256
 #endif
 #ifndef SHWA_DEVICE_MIN_TEAMS
-#define SHWA_DEVICE_MIN_TEAMS 1
+#define SHWA_DEVICE_MIN_TEAMS 2
 #endif
 template <class E>
 using DevicePolicy =

@@ -8,8 +8,10 @@
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
 #   float    CUDA single precision: build shwa_bench, run it
 #   bounds   shwa_bench built with launch bounds SHWA_DEVICE_MIN_TEAMS = $BOUNDS, 8192^2
-#   openmp   shwa_bench of the OpenMP build on $OMP_THREADS host threads (default: all cores)
-#   ncu      Nsight Compute on the step kernels at 4096^2
+#   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
+#            thread counts (default: 16, the cores of a one-GPU machine, and all cores)
+#   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix)
+#   pack     everything under $OUT into $OUT/session.tgz (the device tool returns 8 files at most)
 #   perf/gpu_session.sh build test bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -66,14 +68,24 @@ for step in "$@"; do
       echo "-- SHWA_DEVICE_MIN_TEAMS=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes 8192 --tiles "$TILES"
     done 2>&1 | tee "$out/bench-bounds.log" ;;
   openmp)
-    OMP_NUM_THREADS=${OMP_THREADS:-$(nproc)} OMP_PROC_BIND=spread OMP_PLACES=threads build/openmp/perf/shwa_bench --sizes 2048,4096 \
-      --variants recompute,decoupled --tiles ${CPU_TILES:-32x8,256x8} --steps 10 --warmup 2 \
-      --json "$out/bench-openmp-double.json" | tee "$out/bench-openmp-double.log" ;;
+    ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
+      cmake --build --preset openmp-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-openmp-float.log" 2>&1 ) || echo "openmp-float build FAILED"
+    for nt in ${OMP_THREADS:-16 $(nproc)}; do
+      for prec in double float; do
+        b=build/openmp/perf/shwa_bench; [ $prec = float ] && b=build/openmp-float/perf/shwa_bench
+        OMP_NUM_THREADS=$nt OMP_PROC_BIND=spread OMP_PLACES=threads $b --sizes ${CPU_SIZES:-1024,2048,4096} \
+          --variants recompute,decoupled --tiles ${CPU_TILES:-128x8,256x8} --steps 10 --warmup 2 \
+          --json "$out/bench-openmp-$prec-t$nt.json" | tee "$out/bench-openmp-$prec-t$nt.log"
+      done
+    done ;;
   ncu)
-    ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"flux_update|cfl" --launch-skip 2 --launch-count 4 \
-      --section SpeedOfLight --section LaunchStats --section Occupancy \
-      build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --tiles ${NCU_TILE:-32x8} --steps 3 --warmup 1 > "$out/ncu.txt" 2>&1
-    grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size" "$out/ncu.txt" | cut -c1-120 | head -40 ;;
+    ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"flux_update|cfl" --launch-skip 2 --launch-count 2 \
+      --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
+      --section ComputeWorkloadAnalysis --section InstructionStats --section MemoryWorkloadAnalysis \
+      build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --tiles ${NCU_TILE:-32x4} --steps 3 --warmup 1 > "$out/ncu.txt" 2>&1
+    grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size|Stall|Issue Slots|Executed Ipc" "$out/ncu.txt" | cut -c1-140 | head -60 ;;
+  pack)
+    tar czf /tmp/session.tgz -C "$out" . && mv /tmp/session.tgz "$out/" ;;
   *) echo "unknown step $step"; exit 2 ;;
   esac
 done
