@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Plots of the measured results (Debian's python3-matplotlib).
+
+    perf/plot.py [RESULTS_DIR]      # default perf/results; writes throughput.png and scaling.png there
+
+throughput.png: cell updates per second against the grid size, for the CUDA build on one GPU and the
+OpenMP build on the host cores of the same machine, double and float, best tile of each variant.
+scaling.png: shwa_scale on 1 and 2 GPUs: time per step split into compute, halo and allreduce, and
+the strong and weak scaling efficiencies.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def best_by_size(path):
+    """{variant: [(n, best G cell updates/s over tiles)]} of one shwa_bench JSON file."""
+    data = json.load(open(path))
+    best = {}
+    for r in data["results"]:
+        key = (r["variant"], r["n"])
+        best[key] = max(best.get(key, 0.0), r["cell_updates_per_s"] / 1e9)
+    out = {}
+    for (variant, n), g in sorted(best.items(), key=lambda kv: kv[0][1]):
+        out.setdefault(variant, []).append((n, g))
+    return out
+
+
+def parse_scale(path):
+    """Rows of a shwa_scale log: dicts with ranks, grid, k, overlap, ms, compute, halo, allred, G."""
+    rows, mode = [], None
+    for line in open(path):
+        m = re.match(r"# shwa_scale: .* (\d+) ranks, (\w+) scaling", line)
+        if m:
+            mode = m.group(2)
+            continue
+        f = line.split()
+        if len(f) == 12 and f[0].isdigit():
+            nx, ny = f[2].split("x")
+            rows.append(dict(mode=mode, ranks=int(f[0]), nx=int(nx), ny=int(ny), k=int(f[3]),
+                             overlap=f[4] == "on", ms=float(f[7]), compute=float(f[8]),
+                             halo=float(f[9]), allred=float(f[10]), gcups=float(f[11])))
+    return rows
+
+
+def throughput(results, out):
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    styles = {"recompute": "--", "decoupled": "-"}
+    for path, label, color in [
+        ("*-h200-cuda-double.json", "CUDA H200, double", "tab:blue"),
+        ("*-h200-cuda-float.json", "CUDA H200, float", "tab:cyan"),
+        ("*-host-openmp-double-t16.json", "OpenMP 16 cores, double", "tab:red"),
+        ("*-host-openmp-float-t16.json", "OpenMP 16 cores, float", "tab:orange"),
+    ]:
+        files = sorted(glob.glob(os.path.join(results, path)))
+        if not files:
+            continue
+        for variant, pts in best_by_size(files[-1]).items():
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], styles.get(variant, ":"), color=color,
+                    marker="o", label=f"{label}, {variant}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("grid size n (n x n cells)")
+    ax.set_ylabel("G cell updates / s")
+    ax.set_title("shwa step throughput (best tile per variant)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+def scaling(results, out):
+    files = sorted(glob.glob(os.path.join(results, "*-scale-cuda-double.txt")))
+    if not files:
+        return
+    rows = [r for r in parse_scale(files[-1]) if r["k"] == 1 and not r["overlap"]]
+    one = {r["nx"]: r for r in rows if r["ranks"] == 1}
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.5))
+    labels, x = [], 0
+    for r in rows:
+        if r["mode"] != "strong" and r["ranks"] == 1:
+            continue
+        parts = [(r["compute"], "tab:blue", "compute"), (r["halo"], "tab:orange", "halo"),
+                 (r["allred"], "tab:green", "allreduce")]
+        bottom = 0.0
+        for v, c, name in parts:
+            a1.bar(x, v, bottom=bottom, color=c, label=name if x == 0 else None)
+            bottom += v
+        labels.append(f"{r['nx']}x{r['ny']}\n{r['ranks']} GPU" + ("s" if r["ranks"] > 1 else ""))
+        x += 1
+    a1.set_xticks(range(len(labels)))
+    a1.set_xticklabels(labels, fontsize=7)
+    a1.set_ylabel("ms per step")
+    a1.set_yscale("log")
+    a1.set_title("time per step (k = 1, overlap off)")
+    a1.legend(fontsize=8)
+    eff_labels, effs = [], []
+    for r in rows:
+        if r["ranks"] < 2:
+            continue
+        if r["mode"] == "strong" and r["nx"] in one:
+            effs.append(100 * one[r["nx"]]["ms"] / (r["ranks"] * r["ms"]))
+            eff_labels.append(f"strong\n{r['nx']}^2")
+        elif r["mode"] == "weak":
+            base = one.get(r["nx"] if r["nx"] == r["ny"] else min(r["nx"], r["ny"]))
+            if base:
+                effs.append(100 * base["ms"] / r["ms"])
+                eff_labels.append(f"weak\n{min(r['nx'], r['ny'])}^2/GPU")
+    a2.bar(range(len(effs)), effs, color="tab:purple")
+    for i, e in enumerate(effs):
+        a2.text(i, e + 1, f"{e:.1f}%", ha="center", fontsize=8)
+    a2.axhline(90, color="gray", ls="--", lw=0.8)
+    a2.set_xticks(range(len(eff_labels)))
+    a2.set_xticklabels(eff_labels, fontsize=8)
+    a2.set_ylim(0, 110)
+    a2.set_ylabel("parallel efficiency, 1 -> 2 GPUs (%)")
+    a2.set_title("scaling efficiency")
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+if __name__ == "__main__":
+    res = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results")
+    throughput(res, os.path.join(res, "throughput.png"))
+    scaling(res, os.path.join(res, "scaling.png"))
+    print("wrote", os.path.join(res, "throughput.png"), "and", os.path.join(res, "scaling.png"))
