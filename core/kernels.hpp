@@ -173,7 +173,7 @@ struct TileEdge {
   int dir, cx, cy;
 };
 
-/// The edges thread t of the device kernels solves, k = first_edge .. end_edge - 1: k = 0, 1 are the
+/// The edges thread t of the device kernels solves, k = first_edge() while has_edge(k): k = 0, 1 are the
 /// west and south edges of its own cell (if it has one), k >= 2 the tile's east-column and
 /// north-row edges, dealt round-robin over the team. Every edge is then solved by the same line
 /// of code (the loop over k is not unrolled), so its bits cannot depend on which thread, which
@@ -183,9 +183,10 @@ struct TileEdges {
   int t, nthreads, tx, ty, ntx, nty;
   KOKKOS_INLINE_FUNCTION bool active() const { return tx < ntx && ty < nty; }
   KOKKOS_INLINE_FUNCTION int first_edge() const { return active() ? 0 : 2; }
-  KOKKOS_INLINE_FUNCTION int end_edge() const {
-    const int extra = ntx + nty;
-    return 2 + (t < extra ? (extra - 1 - t) / nthreads + 1 : 0);
+  /// Whether edge k (k >= first_edge()) is one of this thread's (no integer division: a GPU
+  /// divides by a run-time value in about twenty instructions).
+  KOKKOS_INLINE_FUNCTION bool has_edge(int k) const {
+    return k < 2 || t + (k - 2) * nthreads < ntx + nty;
   }
   KOKKOS_INLINE_FUNCTION TileEdge edge(int k) const {
     if (k < 2) return TileEdge{k, tx, ty};
@@ -231,10 +232,12 @@ struct DecoupledScratch {
     const int t = m.team_rank(), nt = m.team_size(), TX = px - kPad;
     const int tx = t % TX, ty = t / TX;
     if (tx < ntx && ty < nty) store(pos(tx, ty), load_prim<WithC>(w, H, j0 + ty, i0 + tx, eps));
-    for (int e = t; e < 2 * (nty + ntx); e += nt) {
-      const int side = e / (nty + ntx), r = e % (nty + ntx);
-      const int ci = r < nty ? (side == 0 ? -1 : ntx) : r - nty;
-      const int cj = r < nty ? r : (side == 0 ? -1 : nty);
+    const int per_side = nty + ntx;  // west column + south row, then east column + north row
+    for (int e = t; e < 2 * per_side; e += nt) {
+      const bool high = e >= per_side;
+      const int r = high ? e - per_side : e;
+      const int ci = r < nty ? (high ? ntx : -1) : r - nty;
+      const int cj = r < nty ? r : (high ? nty : -1);
       store(pos(ci, cj), load_prim<WithC>(w, H, j0 + cj, i0 + ci, eps));
     }
   }
@@ -307,9 +310,8 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
           s.template load_tile_and_ring_team<false>(m, w, H, i0, j0, ntx, nty, eps);
           m.team_barrier();
           // s.dx: x-edge speeds, (TX + 1) per row; s.dy: y-edge speeds, TX per row.
-          const int ke = te.end_edge();
-  #pragma unroll 1
-          for (int k = te.first_edge(); k < ke; ++k) {
+#pragma unroll 1
+          for (int k = te.first_edge(); te.has_edge(k); ++k) {
             const detail::TileEdge e = te.edge(k);
             const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
             const Real sp = edge_speed(edge_prim(s.get(qL), e.dir), edge_prim(s.get(qR), e.dir), g, eps);
@@ -413,9 +415,8 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
           m.team_barrier();
           // Phase 1: the edges; D- goes to the cell on the negative side when it is in the tile.
           Fluct ax{0, 0, 0, 0}, ay{0, 0, 0, 0};
-          const int ke = te.end_edge();
 #pragma unroll 1
-          for (int k = te.first_edge(); k < ke; ++k) {
+          for (int k = te.first_edge(); te.has_edge(k); ++k) {
             const detail::TileEdge e = te.edge(k);
             const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
             Fluct dm, dp;

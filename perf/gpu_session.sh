@@ -33,7 +33,9 @@ for step in "$@"; do
   echo "== $step ($(date +%T))"
   case $step in
   build)
-    { nvidia-smi -L; nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1; nproc; } > "$out/machine.txt" 2>&1
+    { nvidia-smi -L; nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1; nproc
+      grep -m1 "model name" /proc/cpuinfo; grep -m1 -o -w -E "avx2|avx512f|fma" /proc/cpuinfo | sort -u | tr '\n' ' '; echo; } > "$out/machine.txt" 2>&1
+    cat "$out/machine.txt"
     ( scripts/build-kokkos.sh openmp > "$out/openmp-build.log" 2>&1 &&
       cmake --preset openmp "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF >> "$out/openmp-build.log" 2>&1 &&
       cmake --build --preset openmp -j 8 --target shwa_bench >> "$out/openmp-build.log" 2>&1 ||
@@ -41,7 +43,7 @@ for step in "$@"; do
     scripts/build-kokkos.sh cuda || exit 1
     cmake --preset cuda "${cfg[@]}" > "$out/configure-cuda.log" 2>&1 || { tail -30 "$out/configure-cuda.log"; exit 1; }
     cmake --build --preset cuda -j "$SHWA_JOBS" > "$out/build-cuda.log" 2>&1 || { grep -m20 -A3 error "$out/build-cuda.log"; exit 1; }
-    wait; tail -2 "$out/openmp-build.log" ;;
+    wait; grep -h "host ISA" "$out/openmp-build.log"; tail -1 "$out/openmp-build.log" ;;
   test)
     ctest --preset cuda --timeout 300 ${CTEST_ARGS:-} 2>&1 | tee "$out/ctest-cuda.log" | grep -E "tests passed|Failed|\*\*\*|Total Test" ;;
   bench)
