@@ -251,10 +251,14 @@ SolverParams read_solver_params(Deck& d) {
   p.variant = d.get_choice("numerics.kernel", "decoupled", {"decoupled", "recompute"}) == "recompute"
                   ? Variant::Recompute
                   : Variant::Decoupled;
-  const std::vector<double> tile = d.get_double_list("numerics.tile", {32, 8}, require_in(1, 1024));
+  // A GPU team holds one tile (at most SHWA_DEVICE_MAX_TEAM cells); host tiles may be larger.
+  const int max_cells = is_host_space<DefaultExec>() ? 65536 : SHWA_DEVICE_MAX_TEAM;
+  const std::vector<double> tile = d.get_double_list("numerics.tile", {32, 8}, require_in(1, 4096));
   if (tile.size() != 2 || tile[0] != std::floor(tile[0]) || tile[1] != std::floor(tile[1]) ||
-      tile[0] * tile[1] > 1024)
-    throw d.error("numerics.tile", "expected two whole numbers [tx, ty] with tx * ty <= 1024");
+      tile[0] * tile[1] > max_cells)
+    throw d.error("numerics.tile", "expected two whole numbers [tx, ty] with tx * ty <= " +
+                                       std::to_string(max_cells) + " on this build (" +
+                                       DefaultExec::name() + ")");
   p.tiling = Tiling{int(tile[0]), int(tile[1])};
   return p;
 }

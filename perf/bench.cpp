@@ -14,6 +14,7 @@
 #include "diagnostics.hpp"
 #include "init.hpp"
 #include "solver.hpp"
+#include "common.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -131,13 +132,7 @@ const char* compiler_id() {
 #endif
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, sep);)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
+using shwa::perf::split;
 
 }  // namespace
 

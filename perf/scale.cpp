@@ -18,6 +18,7 @@
 #include "init.hpp"
 #include "mpi_exchanger.hpp"
 #include "solver.hpp"
+#include "common.hpp"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -41,13 +42,7 @@ struct Row {
   double seconds, compute, halo, allreduce, cups;
 };
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, sep);)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
+using shwa::perf::split;
 
 double max_over_ranks(double v, MPI_Comm c) {
   double m = 0;

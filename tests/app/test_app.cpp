@@ -159,6 +159,10 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   SECTION("cfl <= 0") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfl = 0.0\n", "deck.toml:9: numerics.cfl: 0 is out of range");
   }
+  SECTION("tile larger than this build allows") {
+    expect_refused(dir, raster_deck(dir) + "[numerics]\ntile = [4096, 4096]\n",
+                   "deck.toml:9: numerics.tile: expected two whole numbers [tx, ty] with tx * ty <= ");
+  }
   SECTION("cfl > 1") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfl = 1.5\n", "numerics.cfl:");
   }

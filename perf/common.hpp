@@ -1,0 +1,19 @@
+// shwa/perf/common.hpp — small helpers the benchmark programs share.
+#pragma once
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace shwa::perf {
+
+/// The non-empty fields of s between separators: "32x8,7x5" by ',' gives {"32x8", "7x5"}.
+inline std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, sep);)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace shwa::perf
