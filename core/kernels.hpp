@@ -1,5 +1,6 @@
 // shwa/core/kernels.hpp — the two kernels of a step (SPEC section 6):
-//   cfl_min_dt      the CFL reduction over W^n (parallel_reduce, Kokkos::Min)
+//   cfl_min_dt      the CFL reduction over W^n (parallel_reduce; on devices the max of Z_i, each
+//                   edge's speed computed once in team scratch)
 //   flux_update_*   the Roe fluxes and the update W^n -> W^{n+1}, in two variants that give the same
 //                   answer:
 //     recompute  one thread a cell; each cell solves its four edges (interior edges twice).
@@ -8,7 +9,8 @@
 //                neighbour through team scratch; only the edges on the tile's east column and north
 //                row are solved a second time, by the tile that owns them.
 // Both variants tile the box in the same way and call the same Roe solver and the same cell update,
-// so they differ only in which thread solves an edge.
+// so they differ only in which thread solves an edge. Host spaces (Serial, OpenMP) run the SIMD row
+// sweeps of kernels_host.hpp instead of one thread a cell.
 //
 // The update is fused with the flux: W^{n+1} is written to a second set of Views (the caller swaps).
 // Manning friction is applied semi-implicitly in the same pass.
@@ -195,15 +197,12 @@ struct TileEdges {
   }
 };
 
-}  // namespace detail
-
-namespace detail {
-
-/// Team scratch of the decoupled kernel, structure of arrays:
+/// Team scratch of the device kernels, structure of arrays:
 ///   prims  6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its
 ///          four neighbouring rows and columns;
-///   DX, DY 4 arrays each over the TX x TY tile: the D- that a cell's east (DX) and north (DY)
-///          edge sends it.
+///   DX, DY 4 arrays each over the TX x TY tile: in the update, the D- that a cell's east (DX) and
+///          north (DY) edge sends it; in the CFL pass, the x-edge and y-edge speeds.
+/// (The host sweeps use HostTileScratch, kernels_host.hpp.)
 template <class E>
 struct DecoupledScratch {
   static constexpr int kPad = 2;
