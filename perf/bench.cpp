@@ -155,8 +155,12 @@ int main(int argc, char* argv[]) {
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Result> results;
-  std::printf("# shwa_bench: %s, %s precision, Kokkos %d, compiler %s\n", DefaultExec::name(),
-              sizeof(Real) == 8 ? "double" : "single", KOKKOS_VERSION, compiler_id());
+#ifndef SHWA_HOST_ISA
+#define SHWA_HOST_ISA "default"
+#endif
+  std::printf("# shwa_bench: %s, %s precision, Kokkos %d, compiler %s, host ISA %s\n",
+              DefaultExec::name(), sizeof(Real) == 8 ? "double" : "single", KOKKOS_VERSION,
+              compiler_id(), SHWA_HOST_ISA);
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
   std::printf("%7s %-10s %6s %7s %10s %12s %9s %8s %9s\n", "n", "variant", "tile", "steps", "time[s]",
               "Gcells/s", "GB/s", "copyGB/s", "%copy");

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """CI performance-regression check: instructions per cell update of the step kernels, counted by
-valgrind's callgrind on a small single-thread run of shwa_bench, against perf/baselines/callgrind.json.
+valgrind's callgrind on a small single-thread run of shwa_bench, against the baseline of the build's host
+ISA: perf/baselines/callgrind-<ISA>.json (x86-64-v3, or default for the compiler's default target).
 
 Only the timed steps are counted (callgrind --toggle-collect on shwa_bench_timed_loop), so the count
 is deterministic for a given binary and inputs: reruns agree to a few instructions in 10^8, and a
@@ -27,7 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-DEFAULT_BASELINE = os.path.join(REPO, "perf", "baselines", "callgrind.json")
+BASELINES = os.path.join(REPO, "perf", "baselines")
 DEFAULT_BENCH = os.path.join(REPO, "build", "openmp", "perf", "shwa_bench")
 LOOP_FUNCTION = "shwa_bench_timed_loop"
 VARIANTS = ["recompute", "decoupled"]
@@ -39,6 +40,25 @@ DEFAULT_TOLERANCE_PERCENT = 3.0
 def fail(msg):
     print("check.py: " + msg, file=sys.stderr)
     sys.exit(2)
+
+
+def parse_build(stdout):
+    m = re.search(r"^# shwa_bench: (\S+), (\S+) precision, Kokkos (\d+), compiler (.*), host ISA (\S+)$",
+                  stdout, re.M)
+    if not m:
+        fail("unexpected shwa_bench output:\n" + stdout)
+    return {"space": m.group(1), "precision": m.group(2), "kokkos": m.group(3),
+            "compiler": m.group(4).strip(), "isa": m.group(5)}
+
+
+def bench_isa(bench):
+    """The host ISA the bench was built for (a tiny run, no valgrind): it picks the baseline."""
+    if not os.access(bench, os.X_OK):
+        fail("no shwa_bench at %s (build it, or pass --bench)" % bench)
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+    p = subprocess.run([bench, "--sizes", "8", "--steps", "1", "--warmup", "0", "--variants", "decoupled"],
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    return parse_build(p.stdout)["isa"]
 
 
 def measure(bench, valgrind, variant, problem, extra_work, tmpdir):
@@ -55,11 +75,7 @@ def measure(bench, valgrind, variant, problem, extra_work, tmpdir):
                        universal_newlines=True)
     if p.returncode != 0:
         fail("%s failed (exit %d):\n%s\n%s" % (" ".join(cmd), p.returncode, p.stdout, p.stderr))
-    m = re.search(r"^# shwa_bench: (\S+), (\S+) precision, Kokkos (\d+), compiler (.*)$", p.stdout, re.M)
-    if not m:
-        fail("unexpected shwa_bench output:\n" + p.stdout)
-    build = {"space": m.group(1), "precision": m.group(2), "kokkos": m.group(3),
-             "compiler": m.group(4).strip()}
+    build = parse_build(p.stdout)
     ir = None
     with open(out) as f:
         for line in f:
@@ -105,7 +121,8 @@ def git_head():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bench", default=DEFAULT_BENCH, help="the shwa_bench to measure (OpenMP or Serial build)")
-    ap.add_argument("--baseline", default=DEFAULT_BASELINE, help="baseline JSON (default: %(default)s)")
+    ap.add_argument("--baseline", default=None,
+                    help="baseline JSON (default: perf/baselines/callgrind-<the bench's host ISA>.json)")
     ap.add_argument("--valgrind", default="valgrind")
     ap.add_argument("--tolerance", type=float, default=None,
                     help="percent increase that fails (default: the baseline's, else %g)" % DEFAULT_TOLERANCE_PERCENT)
@@ -118,6 +135,8 @@ def main():
     args = ap.parse_args()
     if args.repeat < 1:
         fail("--repeat must be at least 1")
+    if args.baseline is None:
+        args.baseline = os.path.join(BASELINES, "callgrind-%s.json" % bench_isa(args.bench))
 
     if args.update:
         if args.extra_work > 0:
@@ -162,6 +181,8 @@ def main():
     bb = base.get("build", {})
     if bb.get("precision") != build["precision"]:
         fail("baseline is %s precision, this build %s: not comparable" % (bb.get("precision"), build["precision"]))
+    if bb.get("isa", build["isa"]) != build["isa"]:
+        fail("baseline is for host ISA %s, this build %s: not comparable" % (bb.get("isa"), build["isa"]))
     mismatch = [k for k in ("compiler", "kokkos", "space") if bb.get(k) != build[k]]
     if mismatch:
         print("WARNING: this build differs from the baseline's in %s (baseline: %s; here: %s). Instruction "
