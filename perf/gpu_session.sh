@@ -11,7 +11,8 @@
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores)
 #   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix)
-#   pack     everything under $OUT into $OUT/session.tgz (the device tool returns 8 files at most)
+#   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
+#            first 8 files of $OUT and no more)
 #   perf/gpu_session.sh build test bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -87,7 +88,8 @@ for step in "$@"; do
       build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --tiles ${NCU_TILE:-32x4} --steps 3 --warmup 1 > "$out/ncu.txt" 2>&1
     grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size|Stall|Issue Slots|Executed Ipc" "$out/ncu.txt" | cut -c1-140 | head -60 ;;
   pack)
-    tar czf /tmp/session.tgz -C "$out" . && mv /tmp/session.tgz "$out/" ;;
+    # Only session.tgz stays: the device tool returns the first 8 files of $OUT and no more.
+    tar czf /tmp/session.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/session.tgz "$out/" ;;
   *) echo "unknown step $step"; exit 2 ;;
   esac
 done
