@@ -9,7 +9,8 @@
 #   float    CUDA single precision: build shwa_bench, run it
 #   bounds   shwa_bench built with launch bounds SHWA_DEVICE_MIN_TEAMS = $BOUNDS, 8192^2
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
-#            thread counts (default: 16, the cores of a one-GPU machine, and all cores)
+#            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
+#            GPU-over-CPU speedup table (run bench and float first)
 #   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix)
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
 #            first 8 files of $OUT and no more)
@@ -80,7 +81,8 @@ for step in "$@"; do
           --variants recompute,decoupled --tiles ${CPU_TILES:-128x8,256x8} --steps 10 --warmup 2 \
           --json "$out/bench-openmp-$prec-t$nt.json" | tee "$out/bench-openmp-$prec-t$nt.log"
       done
-    done ;;
+    done
+    python3 perf/plot.py --speedup "$out" | tee "$out/speedup.txt" ;;  # with the bench/float steps' JSON
   ncu)
     ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"flux_update|cfl" --launch-skip 2 --launch-count 2 \
       --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \

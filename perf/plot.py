@@ -2,6 +2,7 @@
 """Plots of the measured results (Debian's python3-matplotlib).
 
     perf/plot.py [RESULTS_DIR]      # default perf/results; writes throughput.png and scaling.png there
+    perf/plot.py --speedup DIR      # only the GPU vs CPU table (no matplotlib needed)
 
 throughput.png: cell updates per second against the grid size, for the CUDA build on one GPU and the
 OpenMP build on the host cores of the same machine, double and float, best tile of each variant.
@@ -14,10 +15,14 @@ import os
 import re
 import sys
 
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+def plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+
+    return pyplot
 
 
 def best_by_size(path):
@@ -51,7 +56,7 @@ def parse_scale(path):
 
 
 def throughput(results, out):
-    fig, ax = plt.subplots(figsize=(7.5, 5))
+    fig, ax = plt().subplots(figsize=(7.5, 5))
     styles = {"recompute": "--", "decoupled": "-"}
     for path, label, color in [
         ("*-h200-cuda-double.json", "CUDA H200, double", "tab:blue"),
@@ -82,7 +87,7 @@ def scaling(results, out):
         return
     rows = [r for r in parse_scale(files[-1]) if r["k"] == 1 and not r["overlap"]]
     one = {r["nx"]: r for r in rows if r["ranks"] == 1}
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig, (a1, a2) = plt().subplots(1, 2, figsize=(11, 4.5))
     labels, x = [], 0
     for r in rows:
         if r["mode"] != "strong" and r["ranks"] == 1:
@@ -126,8 +131,34 @@ def scaling(results, out):
     fig.savefig(out, dpi=120)
 
 
+def speedup(results):
+    """GPU over CPU, same host and problem: best CUDA result over best OpenMP result at each size."""
+    print("%-6s %7s %8s %12s %12s %8s" % ("prec", "threads", "n", "GPU G/s", "CPU G/s", "speedup"))
+    for prec in ("double", "float"):
+        gpu = sorted(glob.glob(os.path.join(results, "*cuda-%s.json" % prec)))
+        if not gpu:
+            continue
+        gbest = {}
+        for pts in best_by_size(gpu[-1]).values():
+            for n, v in pts:
+                gbest[n] = max(gbest.get(n, 0.0), v)
+        for f in sorted(glob.glob(os.path.join(results, "*openmp-%s-t*.json" % prec))):
+            threads = re.search(r"-t(\d+)\.json$", f).group(1)
+            cbest = {}
+            for pts in best_by_size(f).values():
+                for n, v in pts:
+                    cbest[n] = max(cbest.get(n, 0.0), v)
+            for n in sorted(set(gbest) & set(cbest)):
+                print("%-6s %7s %8d %12.3f %12.4f %7.0fx" % (prec, threads, n, gbest[n], cbest[n],
+                                                            gbest[n] / cbest[n]))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--speedup":
+        speedup(sys.argv[2])
+        sys.exit(0)
     res = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results")
+    speedup(res)
     throughput(res, os.path.join(res, "throughput.png"))
     scaling(res, os.path.join(res, "scaling.png"))
     print("wrote", os.path.join(res, "throughput.png"), "and", os.path.join(res, "scaling.png"))
