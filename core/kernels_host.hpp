@@ -23,10 +23,10 @@
 #if defined(_OPENMP) && !defined(__CUDACC__)
 #define SHWA_PRAGMA(x) _Pragma(#x)
 #define SHWA_SIMD SHWA_PRAGMA(omp simd)
-#define SHWA_SIMD_MIN(var) SHWA_PRAGMA(omp simd reduction(min : var))
+#define SHWA_SIMD_MAX(var) SHWA_PRAGMA(omp simd reduction(max : var))
 #else
 #define SHWA_SIMD
-#define SHWA_SIMD_MIN(var)
+#define SHWA_SIMD_MAX(var)
 #endif
 
 namespace shwa {
@@ -189,17 +189,16 @@ template <class E>
 Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
                      const StepConstants& k, Real cfl, const Tiling& tiling) {
   using Scr = HostTileScratch<E>;
-  Real result = std::numeric_limits<Real>::max();
+  Real zmax = 0;
   const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
   const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
   const Real num = Real(2) * cfl * dx * dy;
-  const Real none = std::numeric_limits<Real>::max();
   const Box b = box;
   const Tiling t = tiling;
   Kokkos::parallel_reduce(
       "shwa::cfl_min_dt",
       tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
-      [=](const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmin) {
+      [=](const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmax) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
@@ -224,20 +223,18 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
             for (int tx = 0; tx < ntx; ++tx) zy[tx] = sp[tx];
           }
         }
-        Real tmin = lmin;
+        Real tmax = lmax;
         for (int ty = 0; ty < nty; ++ty) {
           const Real *zx = s.sums(0, ty).h, *zy = s.sums(1, ty).h;
-          SHWA_SIMD_MIN(tmin)
-          for (int tx = 0; tx < ntx; ++tx) {
-            const Real z = dy * zx[tx] + dx * zy[tx];
-            const Real dti = select(z > Real(0), num / safe_den(z > Real(0), z), none);
-            tmin = shwa::min(tmin, dti);
-          }
+          SHWA_SIMD_MAX(tmax)
+          for (int tx = 0; tx < ntx; ++tx) tmax = shwa::max(tmax, dy * zx[tx] + dx * zy[tx]);
         }
-        lmin = tmin;
+        lmax = tmax;
       },
-      Kokkos::Min<Real>(result));
-  return result;
+      Kokkos::Max<Real>(zmax));
+  // min_i num / Z_i = num / max_i Z_i exactly (a correctly rounded division is monotone), as on
+  // the device; no Z_i > 0: no cell limits the step.
+  return zmax > Real(0) ? num / zmax : std::numeric_limits<Real>::max();
 }
 
 /// Host body of flux_update_decoupled: every edge of the tile is solved once, a row at a time.
