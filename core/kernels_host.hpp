@@ -10,8 +10,8 @@
 //     one edge a SIMD lane), then added to the cells on both sides in a second loop, so that no
 //     iteration writes what the next one reads;
 //   * the cell update (update_row: update_values and friction_factor of kernels.hpp, the pieces of
-//     update_cell) is split so that only cbrt(h) of the Manning friction is a scalar loop: cbrt
-//     does not vectorize without a vector math library, whose results differ from libm's.
+//     update_cell) is two SIMD loops, the flux part then the Manning friction, whose cube root is
+//     computed in plain arithmetic (cbrt_arith: libm's cbrt is a call, which does not vectorize).
 // The Roe solver is the one of roe.hpp; no physics is restated here. Additions into a cell are made
 // in the order of the device kernels (west D+ then east D-, south D+ then north D-), and without FMA
 // contraction (see core/CMakeLists.txt) a SIMD lane computes the same bits as a scalar iteration, so
@@ -19,6 +19,10 @@
 // blocks of a decomposition fall.
 #pragma once
 // (Include kernels.hpp, not this header: it needs the helpers declared there before it.)
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #if defined(_OPENMP) && !defined(__CUDACC__)
 #define SHWA_PRAGMA(x) _Pragma(#x)
@@ -68,14 +72,45 @@ inline void speed_row(const PrimRow L, const PrimRow R, int n, Real g, Real eps,
   for (int e = 0; e < n; ++e) sp[e] = edge_speed(L[e], R[e], g, eps);
 }
 
-/// Scratch rows the host update needs besides the sums: clipped water, cbrt(h), g n^2.
+/// The cube root of x > 0 in plain arithmetic, so that it vectorizes (libm's cbrt is a call, and a
+/// vector math library would give other bits in SIMD lanes than in the scalar remainder): an
+/// initial guess from the bits (the exponent divided by 3, as fdlibm does, to about 5 bits), then
+/// Halley's iteration y <- y (y^3 + 2x) / (2y^3 + x), which triples the correct bits each time
+/// (2 iterations in double, 1 in float), and a Newton step: within 1 ulp of the correctly rounded
+/// cube root (tested; glibc's cbrt was seen 3 ulp off on this range). The
+/// same operations in every lane, so the result does not depend on where a cell falls in a row.
+inline Real cbrt_arith(Real x) {
+  static_assert(sizeof(Real) == 8 || sizeof(Real) == 4, "Real is double or float");
+  using Bits = std::conditional_t<sizeof(Real) == 8, std::uint64_t, std::uint32_t>;
+  Bits b;
+  std::memcpy(&b, &x, sizeof b);
+  Real y;
+  if constexpr (sizeof(Real) == 8) {
+    // High word / 3 as (hi * ceil(2^32 / 3)) >> 32, exact for hi < 2^31; 715094163: fdlibm's B1.
+    const std::uint64_t hi = b >> 32;
+    const std::uint64_t g = (((hi * 1431655766u) >> 32) + 715094163u) << 32;
+    std::memcpy(&y, &g, sizeof y);
+  } else {
+    const std::uint64_t g = ((std::uint64_t(b) * 1431655766u) >> 32) + 709958130u;  // fdlibm's B1
+    const std::uint32_t g32 = std::uint32_t(g);
+    std::memcpy(&y, &g32, sizeof y);
+  }
+  for (int it = 0; it < (sizeof(Real) == 8 ? 2 : 1); ++it) {
+    const Real y3 = y * y * y;
+    y = y * (y3 + Real(2) * x) / (Real(2) * y3 + x);
+  }
+  // A last Newton step as a small correction, which rounds less than a Halley step would.
+  return y - (y * y * y - x) / (Real(3) * y * y);
+}
+
+/// Scratch rows the host update needs besides the sums: clipped water, g n^2.
 struct UpdateTmp {
-  Real *clip, *cbh, *gn2;
+  Real *clip, *gn2;
 };
 
 /// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time): the flux part in a
-/// SIMD loop, cbrt(h) of the row in a scalar loop (libm), the Manning friction in a SIMD loop. The
-/// clipped water is counted cell by cell, as update_cell does.
+/// SIMD loop, then the Manning friction in a SIMD loop. The clipped water is counted cell by cell,
+/// as update_cell does.
 template <class E>
 void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
                 bool has_n, Real gn2c, int j, int i0, int ntx, const FluctRow mx, const FluctRow my,
@@ -101,12 +136,11 @@ void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
     if (!(gn2c > Real(0))) return;
     for (int tx = 0; tx < ntx; ++tx) tmp.gn2[tx] = gn2c;
   }
-  for (int tx = 0; tx < ntx; ++tx) tmp.cbh[tx] = shwa::cbrt(h1[tx]);
   SHWA_SIMD
   for (int tx = 0; tx < ntx; ++tx) {
     const Real h = h1[tx], qx = qx1[tx], qy = qy1[tx], gn2 = tmp.gn2[tx];
     const bool use = (h >= eps) & (gn2 > Real(0));
-    const Real r = friction_factor(use, h, qx, qy, tmp.cbh[tx], dt, gn2);
+    const Real r = friction_factor(use, h, qx, qy, cbrt_arith(select(use, h, Real(1))), dt, gn2);
     qx1[tx] = select(use, qx * r, qx);
     qy1[tx] = select(use, qy * r, qy);
   }
@@ -280,7 +314,7 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
             for (int tx = 0; tx < ntx; ++tx) my.set(tx, ep.get(tx));
           }
         }
-        const UpdateTmp tmp{em.h, em.qn, em.qt};
+        const UpdateTmp tmp{em.h, em.qn};
         for (int ty = 0; ty < nty; ++ty)
           update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx, s.sums(0, ty),
                      s.sums(1, ty), fx, fy, dt, eps, tmp, clipped);
@@ -305,14 +339,14 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
   Kokkos::parallel_for(
       "shwa::flux_update_recompute",
       tile_policy<E>(box, tiling, 1)
-          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(11 * nrow))),
+          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(10 * nrow))),
       [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
-        Real* a = ScratchArray<E>(m.team_scratch(0), 11 * nrow).data();
+        Real* a = ScratchArray<E>(m.team_scratch(0), 10 * nrow).data();
         const FluctRow mx{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
         const FluctRow my{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
-        const UpdateTmp tmp{a + 8 * nrow, a + 9 * nrow, a + 10 * nrow};
+        const UpdateTmp tmp{a + 8 * nrow, a + 9 * nrow};
         for (int ty = 0; ty < nty; ++ty) {
           const int j = tl.j0 + ty, i0 = tl.i0;
           SHWA_SIMD

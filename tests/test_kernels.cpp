@@ -1,7 +1,9 @@
 // The kernel variants and execution spaces agree; the Roe solver's edge-level properties.
 #include "harness.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace shwa;
 using namespace shwa::test;
@@ -64,6 +66,21 @@ TEST_CASE("recompute and decoupled kernels give the same fields", "[kernels]") {
     const HostState dec = run<DefaultExec>(c, params(Variant::Decoupled, t), 0, 200);
     require_close(dec, ref, rtol(1e-13));
   }
+}
+
+TEST_CASE("the host's vectorizable cube root is within 1 ulp of the exact one", "[kernels]") {
+  // Depths from a film to a deep channel, log-spaced, and every power of two in between (the
+  // initial guess works on the exponent). Reference: the long double cube root, rounded.
+  auto rel_err = [](Real x) {
+    const long double exact = std::cbrt(static_cast<long double>(x));
+    const Real ref = static_cast<Real>(exact);
+    return std::abs(double(detail::cbrt_arith(x)) - double(ref)) / double(ref);
+  };
+  double worst = 0;
+  for (int k = 0; k <= 20000; ++k) worst = std::max(worst, rel_err(Real(std::pow(10.0, -6.0 + 10.0 * k / 20000.0))));
+  for (int e = -20; e <= 14; ++e) worst = std::max(worst, rel_err(Real(std::ldexp(1.0, e))));
+  CAPTURE(worst / std::numeric_limits<Real>::epsilon());
+  CHECK(worst <= std::numeric_limits<Real>::epsilon());
 }
 
 TEST_CASE("the fields do not depend on the tiling, bit for bit", "[kernels]") {
