@@ -27,9 +27,11 @@
 #if defined(_OPENMP) && !defined(__CUDACC__)
 #define SHWA_PRAGMA(x) _Pragma(#x)
 #define SHWA_SIMD SHWA_PRAGMA(omp simd)
+#define SHWA_SIMD_MIN(var) SHWA_PRAGMA(omp simd reduction(min : var))
 #define SHWA_SIMD_MAX(var) SHWA_PRAGMA(omp simd reduction(max : var))
 #else
 #define SHWA_SIMD
+#define SHWA_SIMD_MIN(var)
 #define SHWA_SIMD_MAX(var)
 #endif
 
@@ -54,22 +56,48 @@ struct FluctRow {
   Fluct get(int i) const { return Fluct{h[i], qn[i], qt[i], hc[i]}; }
 };
 
-/// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e].
-inline void roe_row(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
-                    const FluctRow dm, const FluctRow dp) {
+/// Whether every cell on both sides of the n edges is wet (then the rows skip the wet/dry
+/// classification, which is a fifth of the branch-free solver's instructions).
+inline bool all_wet(const PrimRow L, const PrimRow R, int n, Real eps) {
+  Real hmin = std::numeric_limits<Real>::max();
+  SHWA_SIMD_MIN(hmin)
+  for (int e = 0; e < n; ++e) hmin = shwa::min(hmin, shwa::min(L.h[e], R.h[e]));
+  return hmin >= eps;
+}
+
+template <bool MaybeDry>
+void roe_row_impl(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
+                  const FluctRow dm, const FluctRow dp) {
   SHWA_SIMD
   for (int e = 0; e < n; ++e) {
     Fluct m, p;
-    roe_fluctuations(L[e], R[e], g, sg, eps, m, p);
+    roe_fluctuations<MaybeDry>(L[e], R[e], g, sg, eps, m, p);
     dm.set(e, m);
     dp.set(e, p);
   }
 }
 
+/// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e].
+inline void roe_row(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
+                    const FluctRow dm, const FluctRow dp) {
+  if (all_wet(L, R, n, eps))
+    roe_row_impl<false>(L, R, n, g, sg, eps, dm, dp);
+  else
+    roe_row_impl<true>(L, R, n, g, sg, eps, dm, dp);
+}
+
+template <bool MaybeDry>
+void speed_row_impl(const PrimRow L, const PrimRow R, int n, Real g, Real eps, Real* sp) {
+  SHWA_SIMD
+  for (int e = 0; e < n; ++e) sp[e] = edge_speed<MaybeDry>(L[e], R[e], g, eps);
+}
+
 /// The wave-speed bounds of the n edges between L[e] and R[e] into sp[e].
 inline void speed_row(const PrimRow L, const PrimRow R, int n, Real g, Real eps, Real* sp) {
-  SHWA_SIMD
-  for (int e = 0; e < n; ++e) sp[e] = edge_speed(L[e], R[e], g, eps);
+  if (all_wet(L, R, n, eps))
+    speed_row_impl<false>(L, R, n, g, eps, sp);
+  else
+    speed_row_impl<true>(L, R, n, g, eps, sp);
 }
 
 /// The cube root of x > 0 in plain arithmetic, so that it vectorizes (libm's cbrt is a call, and a
@@ -347,20 +375,34 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
         const FluctRow mx{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
         const FluctRow my{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
         const UpdateTmp tmp{a + 8 * nrow, a + 9 * nrow};
-        for (int ty = 0; ty < nty; ++ty) {
-          const int j = tl.j0 + ty, i0 = tl.i0;
+        // The row's cells and their four neighbours, all wet or not (see roe_fluctuations).
+        auto fluxes = [&](int j, int i0, auto maybe_dry) {
+          constexpr bool D = decltype(maybe_dry)::value;
           SHWA_SIMD
           for (int tx = 0; tx < ntx; ++tx) {
             const int i = i0 + tx;
             const Stencil st(w, H, j, i, eps);
             Fluct mw, pw, me, pe, ms, ps, mn, pn;  // D-, D+ of the west, east, south, north edge
-            roe_fluctuations(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw);
-            roe_fluctuations(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe);
-            roe_fluctuations(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps);
-            roe_fluctuations(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn);
+            roe_fluctuations<D>(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw);
+            roe_fluctuations<D>(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe);
+            roe_fluctuations<D>(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps);
+            roe_fluctuations<D>(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn);
             mx.set(tx, add(pw, me));
             my.set(tx, add(ps, mn));
           }
+        };
+        for (int ty = 0; ty < nty; ++ty) {
+          const int j = tl.j0 + ty, i0 = tl.i0;
+          Real hmin = std::numeric_limits<Real>::max();
+          for (int dj = -1; dj <= 1; ++dj) {
+            const Real* h = &w.h(j + dj, i0 - 1);
+            SHWA_SIMD_MIN(hmin)
+            for (int q = 0; q < ntx + 2; ++q) hmin = shwa::min(hmin, h[q]);
+          }
+          if (hmin >= eps)
+            fluxes(j, i0, std::false_type{});
+          else
+            fluxes(j, i0, std::true_type{});
           update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, mx, my, fx, fy, dt, eps, tmp,
                      clipped);
         }

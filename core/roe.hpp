@@ -160,10 +160,14 @@ KOKKOS_FORCEINLINE_FUNCTION Real left_share(Real l) {
 ///
 /// Branch-free (see `select` above): every case is computed and the result picked, so a loop over
 /// edges vectorizes. The values are those of the case that applies.
+///
+/// MaybeDry = false: the caller knows both cells are wet (h >= eps_h); the wet/dry classification
+/// is then left out at compile time, and the values are the same as with it.
+template <bool MaybeDry = true>
 KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real sqrt_g, Real eps_h,
                                                   Fluct& dm, Fluct& dp) {
-  bool dry, wall_right, wall_left;
-  resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
+  bool dry = false, wall_right = false, wall_left = false;
+  if constexpr (MaybeDry) resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
   // Roe averages. Between two dry cells the denominators are replaced by 1 and the result by 0.
   const Real rs = Real(1) / safe_den(!dry, L.sh + R.sh);
   const Real un = (L.sh * L.un + R.sh * R.un) * rs;
@@ -258,9 +262,11 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real s
 
 /// The edge's wave-speed bound |un~| + a~ used by the CFL condition (SPEC section 3), with the same
 /// wet/dry treatment as the flux. Zero between two dry cells. Branch-free like roe_fluctuations.
+/// MaybeDry as for roe_fluctuations.
+template <bool MaybeDry = true>
 KOKKOS_FORCEINLINE_FUNCTION Real edge_speed(Prim L, Prim R, Real g, Real eps_h) {
-  bool dry, wall_right, wall_left;
-  resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
+  bool dry = false, wall_right = false, wall_left = false;
+  if constexpr (MaybeDry) resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
   const Real un = (L.sh * L.un + R.sh * R.un) / safe_den(!dry, L.sh + R.sh);
   return select(dry, Real(0), shwa::abs(un) + shwa::sqrt(g * Real(0.5) * (L.h + R.h)));
 }
