@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Plots of the measured results (Debian's python3-matplotlib).
 
-    perf/plot.py [RESULTS_DIR]      # default perf/results; writes throughput.png and scaling.png there
-    perf/plot.py --speedup DIR      # only the GPU vs CPU table (no matplotlib needed)
+    perf/plot.py [RESULTS_DIR [OUT_DIR]]  # default perf/results; writes throughput.png and scaling.png
+                                          # to OUT_DIR (default: RESULTS_DIR)
+    perf/plot.py --speedup DIR            # only the GPU vs CPU table (no matplotlib needed)
 
 throughput.png: cell updates per second against the grid size, for the CUDA build on one GPU and the
 OpenMP build on the host cores of the same machine, double and float, best tile of each variant.
@@ -158,7 +159,11 @@ if __name__ == "__main__":
         speedup(sys.argv[2])
         sys.exit(0)
     res = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results")
+    out = sys.argv[2] if len(sys.argv) > 2 else res
     speedup(res)
-    throughput(res, os.path.join(res, "throughput.png"))
-    scaling(res, os.path.join(res, "scaling.png"))
-    print("wrote", os.path.join(res, "throughput.png"), "and", os.path.join(res, "scaling.png"))
+    throughput(res, os.path.join(out, "throughput.png"))
+    scaling(res, os.path.join(out, "scaling.png"))
+    for name in ("throughput.png", "scaling.png"):
+        if not os.path.getsize(os.path.join(out, name)):
+            sys.exit("plot.py: %s is empty" % name)
+    print("wrote", os.path.join(out, "throughput.png"), "and", os.path.join(out, "scaling.png"))
