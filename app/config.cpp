@@ -251,8 +251,7 @@ SolverParams read_solver_params(Deck& d) {
   p.variant = d.get_choice("numerics.kernel", "decoupled", {"decoupled", "recompute"}) == "recompute"
                   ? Variant::Recompute
                   : Variant::Decoupled;
-  // A GPU team holds one tile (at most SHWA_DEVICE_MAX_TEAM cells); host tiles may be larger.
-  const int max_cells = is_host_space<DefaultExec>() ? 65536 : SHWA_DEVICE_MAX_TEAM;
+  const int max_cells = max_tile_cells<DefaultExec>();
   const std::vector<double> tile = d.get_double_list("numerics.tile", {32, 8}, require_in(1, 4096));
   if (tile.size() != 2 || tile[0] != std::floor(tile[0]) || tile[1] != std::floor(tile[1]) ||
       tile[0] * tile[1] > max_cells)

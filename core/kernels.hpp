@@ -46,6 +46,18 @@ struct Tiling {
   int tx = 32, ty = 8;
 };
 
+/// The most threads of a device kernel's team, hence cells of a device tile (one thread a cell).
+#ifndef SHWA_DEVICE_MAX_TEAM
+#define SHWA_DEVICE_MAX_TEAM 256
+#endif
+
+/// The most cells a tile may have on execution space E: on a GPU a team holds a tile, one thread a
+/// cell; on a host one thread sweeps it, with team scratch that grows with it.
+template <class E>
+constexpr int max_tile_cells() {
+  return is_host_space<E>() ? 65536 : SHWA_DEVICE_MAX_TEAM;
+}
+
 namespace detail {
 
 /// The primitives of cell (j, i). WithC = false leaves the pollutant out (c = 0): the CFL pass
@@ -145,12 +157,9 @@ Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size
   return Kokkos::TeamPolicy<E>(ntiles, team_size);
 }
 
-/// Device kernels: one thread a cell of the tile, team size TX * TY (SHWA_DEVICE_MAX_TEAM at most).
+/// Device kernels: one thread a cell of the tile, team size TX * TY (max_tile_cells at most).
 /// SHWA_DEVICE_MIN_TEAMS is the launch bound's minimum of resident teams of that size per
 /// multiprocessor: it caps the registers a thread may use (65536 / (max team x min teams)).
-#ifndef SHWA_DEVICE_MAX_TEAM
-#define SHWA_DEVICE_MAX_TEAM 256
-#endif
 #ifndef SHWA_DEVICE_MIN_TEAMS
 #define SHWA_DEVICE_MIN_TEAMS 2
 #endif
@@ -160,10 +169,10 @@ using DevicePolicy =
 
 template <class E>
 DevicePolicy<E> device_tile_policy(const Box& box, const Tiling& t) {
-  if (t.tx * t.ty > SHWA_DEVICE_MAX_TEAM)
+  if (t.tx * t.ty > max_tile_cells<E>())
     throw std::invalid_argument("tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
-                                " has more cells than the device kernels' team size limit (" +
-                                std::to_string(SHWA_DEVICE_MAX_TEAM) + ")");
+                                " has more cells than a device tile may (" +
+                                std::to_string(max_tile_cells<E>()) + ")");
   const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
   return DevicePolicy<E>(ntiles, t.tx * t.ty);
 }

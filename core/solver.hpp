@@ -41,9 +41,7 @@ struct SolverParams {
     if (!(cfl > 0 && cfl <= 1)) fail("cfl must lie in (0, 1], got " + std::to_string(cfl));
     if (!(eps_h > 0)) fail("eps_h must be positive");
     if (!(manning >= 0)) fail("manning must not be negative");
-    if (tiling.tx < 1 || tiling.ty < 1 || tiling.tx > 4096 || tiling.ty > 4096 ||
-        tiling.tx * tiling.ty > 65536)
-      fail("tile size must be at least 1 x 1 and at most 65536 cells");
+    if (tiling.tx < 1 || tiling.ty < 1) fail("tile size must be at least 1 x 1");
   }
 };
 
@@ -56,11 +54,11 @@ class Solver {
       : grid_(grid), params_(params), bc_(grid, std::move(bc)), cur_("W", grid), next_("Wnext", grid),
         H_("H", grid.ny_padded(), grid.nx_padded()) {
     params_.validate();
-    if (!is_host_space<E>() && params_.tiling.tx * params_.tiling.ty > SHWA_DEVICE_MAX_TEAM)
+    if (std::int64_t(params_.tiling.tx) * params_.tiling.ty > max_tile_cells<E>())
       throw std::invalid_argument("tile size " + std::to_string(params_.tiling.tx) + "x" +
                                   std::to_string(params_.tiling.ty) + " exceeds the " +
-                                  std::to_string(SHWA_DEVICE_MAX_TEAM) +
-                                  " cells of a GPU thread team");
+                                  std::to_string(max_tile_cells<E>()) + " cells a tile may have on " +
+                                  E::name());
     if (grid.nx < 1 || grid.ny < 1 || grid.ng < 1)
       throw std::invalid_argument("grid needs at least one cell and one ghost layer");
     if (!(grid.dx > 0 && grid.dy > 0)) throw std::invalid_argument("dx and dy must be positive");

@@ -154,6 +154,13 @@ int main(int argc, char* argv[]) {
       ->check(CLI::Range(0.0, 1.0));
   CLI11_PARSE(app, argc, argv);
 
+  std::vector<Tiling> tilings;
+  try {
+    for (const auto& ts : split(tiles, ',')) tilings.push_back(shwa::perf::parse_tile(ts));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shwa_bench: %s\n", e.what());
+    return 2;
+  }
   std::vector<Result> results;
 #ifndef SHWA_HOST_ISA
 #define SHWA_HOST_ISA "default"
@@ -173,13 +180,7 @@ int main(int argc, char* argv[]) {
         std::fprintf(stderr, "shwa_bench: unknown variant '%s'\n", vs.c_str());
         return 2;
       }
-      for (const auto& ts : split(tiles, ',')) {
-        const auto xy = split(ts, 'x');
-        if (xy.size() != 2) {
-          std::fprintf(stderr, "shwa_bench: tile '%s' is not TXxTY\n", ts.c_str());
-          return 2;
-        }
-        const Tiling t{std::stoi(xy[0]), std::stoi(xy[1])};
+      for (const Tiling& t : tilings) {
         const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)));
         results.push_back(r);
         std::printf("%7d %-10s %3dx%-2d %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,

@@ -142,9 +142,7 @@ int main(int argc, char* argv[]) {
       const Transport tr = transport == "direct" ? Transport::Direct
                            : transport == "staged" ? Transport::Staged
                                                    : Transport::Auto;
-      const auto txy = split(tile, 'x');
-      if (txy.size() != 2) throw ConfigError("--tile '" + tile + "' is not TXxTY");
-      const Tiling t{std::stoi(txy[0]), std::stoi(txy[1])};
+      const Tiling t = shwa::perf::parse_tile(tile);
       const Variant v = variant == "recompute" ? Variant::Recompute : Variant::Decoupled;
       // Weak scaling: the blocks are n x n, laid out as the decomposition of an n x n grid would be.
       int nx = n, ny = n;
