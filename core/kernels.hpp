@@ -1,16 +1,17 @@
 // shwa/core/kernels.hpp — the two kernels of a step (SPEC section 6):
-//   cfl_min_dt      the CFL reduction over W^n (parallel_reduce; on devices the max of Z_i, each
-//                   edge's speed computed once in team scratch)
+//   cfl_min_dt      the CFL reduction over W^n (parallel_reduce; on devices the max of Z_i), each
+//                   edge's speed computed once
 //   flux_update_*   the Roe fluxes and the update W^n -> W^{n+1}, in two variants that give the same
 //                   answer:
 //     recompute  one thread a cell; each cell solves its four edges (interior edges twice).
-//     decoupled  ghost-cell decoupling (Viñas et al. 2013): one team a TX x TY tile; each cell
-//                solves its west and south edges once, keeps D+ for itself and hands D- to its
-//                neighbour through team scratch; only the edges on the tile's east column and north
-//                row are solved a second time, by the tile that owns them.
-// Both variants tile the box in the same way and call the same Roe solver and the same cell update,
-// so they differ only in which thread solves an edge. Host spaces (Serial, OpenMP) run the SIMD row
-// sweeps of kernels_host.hpp instead of one thread a cell.
+//     decoupled  ghost-cell decoupling (Viñas et al. 2013): every edge is solved once, its D- and
+//                D+ go to its two cells. On devices a team of threads sweeps a band of columns up
+//                a run of rows (detail::Column): D+ of an x-edge travels to the next thread through
+//                team scratch, D- of a y-edge stays in the thread's registers for the cell below.
+//                Host spaces (Serial, OpenMP) sweep tiles a row of edges at a time, SIMD
+//                (kernels_host.hpp).
+// Both variants call the same Roe solver and the same cell update, so they differ only in which
+// thread solves an edge.
 //
 // The update is fused with the flux: W^{n+1} is written to a second set of Views (the caller swaps).
 // Manning friction is applied semi-implicitly in the same pass.
@@ -41,9 +42,12 @@ struct StepConstants {
 template <class E>
 using ClipCounter = Kokkos::View<double, typename E::memory_space>;
 
-/// Tile shape of the TeamPolicy kernels.
+/// Tile shapes of the kernels. tx x ty cells: the host sweeps' tiles (one thread a tile) and the
+/// device recompute kernel's teams (one thread a cell). `rows`: how many rows a team of the device
+/// decoupled and CFL kernels sweeps (detail::Column below).
 struct Tiling {
   int tx = 32, ty = 8;
+  int rows = 64;
 };
 
 /// The most threads of a device kernel's team, hence cells of a device tile (one thread a cell).
@@ -101,14 +105,14 @@ KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real
   return Real(1) / (Real(1) + dt * gn2 * qn / safe_den(use, h * h * cbrt_h));
 }
 
-/// W^{n+1} of one cell from W^n and the sums of its edge fluctuations (update_values), then the
-/// Manning friction (friction_factor).
+/// W^{n+1} of one cell from W^n (h, qx, qy, hc) and the sums of its edge fluctuations
+/// (update_values), then the Manning friction (friction_factor); written to `out`.
 template <class E>
-KOKKOS_FORCEINLINE_FUNCTION void update_cell(const Conserved<E>& w, const Conserved<E>& out, int j,
-                                             int i, const Fluct& Mx, const Fluct& My, Real fx,
+KOKKOS_FORCEINLINE_FUNCTION void update_cell(Real h, Real qx, Real qy, Real hc, const Conserved<E>& out,
+                                             int j, int i, const Fluct& Mx, const Fluct& My, Real fx,
                                              Real fy, Real dt, Real gn2, Real eps_h,
                                              const ClipCounter<E>& clipped) {
-  Real h = w.h(j, i), qx = w.qx(j, i), qy = w.qy(j, i), hc = w.hc(j, i), clip;
+  Real clip;
   update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip);
   if (clip > Real(0)) Kokkos::atomic_add(&clipped(), double(clip));
   if (h >= eps_h && gn2 > Real(0)) {
@@ -177,100 +181,85 @@ DevicePolicy<E> device_tile_policy(const Box& box, const Tiling& t) {
   return DevicePolicy<E>(ntiles, t.tx * t.ty);
 }
 
-/// An edge of a tile, seen from the cell on its positive side: for dir 0 the x-edge between
-/// (cx - 1, cy) and (cx, cy), for dir 1 the y-edge between (cx, cy - 1) and (cx, cy) (tile
-/// coordinates; -1 and ntx / nty are the neighbouring rows and columns).
-struct TileEdge {
-  int dir, cx, cy;
-};
+/// The device decoupled and CFL kernels sweep the box with teams of kLanes threads ("columns"):
+/// lane l of a team holds column i0 - 1 + l, so a team owns the kLanes - 2 columns i0 .. i0 +
+/// kLanes - 3, lane 0 holds the western neighbour column and lane kLanes - 1 the eastern one. The
+/// team walks up `rows` rows, one row at a time, starting one row below its first and ending one
+/// row above its last. In a row, each lane solves the x-edge east of its cell and the y-edge south
+/// of it, once:
+///   x-edge: D- stays with the lane's cell, D+ goes to the next lane's cell through team scratch;
+///   y-edge: D+ stays with the cell, D- goes to the cell below it, which the same lane held in the
+///           previous row and now completes.
+/// So every edge inside a team's columns is solved once; an edge on a team's border is solved
+/// again by the neighbouring team, by the same line of code on the same bits, hence with the same
+/// result whichever team (tile, block) solves it, and the fields do not depend on the decomposition.
+/// Each lane reads one cell a row, the next row's while it works on this one (the loads' latency,
+/// not the arithmetic, limited these kernels before), and keeps W^n of the row below for its update.
+/// Team scratch: the lanes' primitives of the current row and the D+ (or speeds) they hand east.
+inline constexpr int kLanes = 32;
 
-/// The edges thread t of the device kernels solves, k = first_edge() while has_edge(k): k = 0, 1 are the
-/// west and south edges of its own cell (if it has one), k >= 2 the tile's east-column and
-/// north-row edges, dealt round-robin over the team. Every edge is then solved by the same line
-/// of code (the loop over k is not unrolled), so its bits cannot depend on which thread, which
-/// tile or which decomposition solves it: a GPU compiler contracts a * b + c into an FMA per call
-/// site, and two inlined calls could round differently.
-struct TileEdges {
-  int t, nthreads, tx, ty, ntx, nty;
-  KOKKOS_INLINE_FUNCTION bool active() const { return tx < ntx && ty < nty; }
-  KOKKOS_INLINE_FUNCTION int first_edge() const { return active() ? 0 : 2; }
-  /// Whether edge k (k >= first_edge()) is one of this thread's (no integer division: a GPU
-  /// divides by a run-time value in about twenty instructions).
-  KOKKOS_INLINE_FUNCTION bool has_edge(int k) const {
-    return k < 2 || t + (k - 2) * nthreads < ntx + nty;
-  }
-  KOKKOS_INLINE_FUNCTION TileEdge edge(int k) const {
-    if (k < 2) return TileEdge{k, tx, ty};
-    const int x = t + (k - 2) * nthreads;
-    return x < nty ? TileEdge{0, ntx, x} : TileEdge{1, x - nty, nty};
-  }
-};
-
-/// Team scratch of the device kernels, structure of arrays:
-///   prims  6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its
-///          four neighbouring rows and columns;
-///   DX, DY 4 arrays each over the TX x TY tile: in the update, the D- that a cell's east (DX) and
-///          north (DY) edge sends it; in the CFL pass, the x-edge and y-edge speeds.
-/// (The host sweeps use HostTileScratch, kernels_host.hpp.)
+#ifndef SHWA_DEVICE_COLUMN_MIN_TEAMS
+#define SHWA_DEVICE_COLUMN_MIN_TEAMS 8
+#endif
 template <class E>
-struct DecoupledScratch {
-  static constexpr int kPad = 2;
-  int px, npos, ncell;
-  ScratchArray<E> p, dx, dy;
+using ColumnPolicy =
+    Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, SHWA_DEVICE_COLUMN_MIN_TEAMS>>;
 
-  static size_t bytes(const Tiling& t) {
-    const size_t npos = size_t(t.tx + kPad) * (t.ty + kPad), ncell = size_t(t.tx) * t.ty;
-    return ScratchArray<E>::shmem_size(6 * npos) + 2 * ScratchArray<E>::shmem_size(4 * ncell);
+/// W^n and the bottom of one cell as a column kernel reads them.
+struct RawCell {
+  Real h, qx, qy, hc, H;
+};
+
+template <class E>
+struct Column {
+  using Member = typename ColumnPolicy<E>::member_type;
+  static constexpr int kOwned = kLanes - 2;
+  /// Per lane: 6 primitives and 4 values handed east.
+  static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(10 * kLanes); }
+  static ColumnPolicy<E> policy(const Box& box, int rows) {
+    if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
+    const long n = long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
+    return ColumnPolicy<E>(int(n), kLanes).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
   }
-  KOKKOS_INLINE_FUNCTION DecoupledScratch(const typename Kokkos::TeamPolicy<E>::member_type& m,
-                                          int TX, int TY)
-      : px(TX + kPad),
-        npos((TX + kPad) * (TY + kPad)),
-        ncell(TX * TY),
-        p(m.team_scratch(0), 6 * (TX + kPad) * (TY + kPad)),
-        dx(m.team_scratch(0), 4 * TX * TY),
-        dy(m.team_scratch(0), 4 * TX * TY) {}
-  /// The primitives of the tile and of its four neighbouring rows and columns, by the whole team
-  /// (device spaces): thread t loads tile cell t, then the ring cells
-  /// t, t + TX * TY, ... The caller puts the barrier.
-  template <bool WithC>
-  KOKKOS_INLINE_FUNCTION void load_tile_and_ring_team(
-      const typename Kokkos::TeamPolicy<E>::member_type& m, const Conserved<E>& w,
-      const Field<E>& H, int i0, int j0, int ntx, int nty, Real eps) const {
-    const int t = m.team_rank(), nt = m.team_size(), TX = px - kPad;
-    const int tx = t % TX, ty = t / TX;
-    if (tx < ntx && ty < nty) store(pos(tx, ty), load_prim<WithC>(w, H, j0 + ty, i0 + tx, eps));
-    const int per_side = nty + ntx;  // west column + south row, then east column + north row
-    for (int e = t; e < 2 * per_side; e += nt) {
-      const bool high = e >= per_side;
-      const int r = high ? e - per_side : e;
-      const int ci = r < nty ? (high ? ntx : -1) : r - nty;
-      const int cj = r < nty ? r : (high ? nty : -1);
-      store(pos(ci, cj), load_prim<WithC>(w, H, j0 + cj, i0 + ci, eps));
-    }
+
+  ScratchArray<E> s;
+  int lane, i, j0, nrows;
+  bool owned, loads;  // owns its cell (updates it, counts it); its column exists in memory
+  KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows)
+      : s(m.team_scratch(0), 10 * kLanes), lane(m.team_rank()) {
+    const int ncols = (b.nx() + kOwned - 1) / kOwned;
+    const int i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
+    j0 = b.j0 + (m.league_rank() / ncols) * rows;
+    nrows = b.j1 - j0 < rows ? b.j1 - j0 : rows;
+    i = i0 - 1 + lane;
+    owned = lane > 0 && lane <= kOwned && i < b.i1;
+    loads = i <= b.i1;
   }
-  // Position of tile cell (tx, ty), tx, ty >= -1.
-  KOKKOS_INLINE_FUNCTION int pos(int tx, int ty) const { return (ty + 1) * px + tx + 1; }
-  KOKKOS_INLINE_FUNCTION void store(int q, const CellPrim& c) const {
-    p(q) = c.h;
-    p(npos + q) = c.H;
-    p(2 * npos + q) = c.u;
-    p(3 * npos + q) = c.v;
-    p(4 * npos + q) = c.c;
-    p(5 * npos + q) = c.sh;
+  /// W^n of this lane's cell in row j (zeros where its column lies beyond the box's ghosts).
+  /// WithC = false leaves hc out (the CFL pass).
+  template <bool WithC = true>
+  KOKKOS_FORCEINLINE_FUNCTION RawCell load(const Conserved<E>& w, const Field<E>& H, int j) const {
+    if (!loads) return RawCell{0, 0, 0, 0, 0};
+    return RawCell{w.h(j, i), w.qx(j, i), w.qy(j, i), WithC ? w.hc(j, i) : Real(0), H(j, i)};
   }
-  KOKKOS_INLINE_FUNCTION CellPrim get(int q) const {
-    return CellPrim{p(q), p(npos + q), p(2 * npos + q), p(3 * npos + q), p(4 * npos + q),
-                    p(5 * npos + q)};
+  KOKKOS_INLINE_FUNCTION void put_prim(const CellPrim& c) const {
+    s(lane) = c.h, s(kLanes + lane) = c.H, s(2 * kLanes + lane) = c.u;
+    s(3 * kLanes + lane) = c.v, s(4 * kLanes + lane) = c.c, s(5 * kLanes + lane) = c.sh;
   }
-  KOKKOS_INLINE_FUNCTION void put(const ScratchArray<E>& a, int c, const Fluct& f) const {
-    a(c) = f.h;
-    a(ncell + c) = f.qn;
-    a(2 * ncell + c) = f.qt;
-    a(3 * ncell + c) = f.hc;
+  /// The next lane's primitives (the last lane, which owns nothing, gets its own).
+  KOKKOS_INLINE_FUNCTION CellPrim east_prim() const {
+    const int q = lane + 1 < kLanes ? lane + 1 : lane;
+    return CellPrim{s(q), s(kLanes + q), s(2 * kLanes + q), s(3 * kLanes + q), s(4 * kLanes + q),
+                    s(5 * kLanes + q)};
   }
-  KOKKOS_INLINE_FUNCTION Fluct take(const ScratchArray<E>& a, int c) const {
-    return Fluct{a(c), a(ncell + c), a(2 * ncell + c), a(3 * ncell + c)};
+  KOKKOS_INLINE_FUNCTION void put_east(const Fluct& f) const {
+    s(6 * kLanes + lane) = f.h, s(7 * kLanes + lane) = f.qn, s(8 * kLanes + lane) = f.qt;
+    s(9 * kLanes + lane) = f.hc;
+  }
+  /// What the western lane handed east (lane 0, which owns nothing, gets its own).
+  KOKKOS_INLINE_FUNCTION Fluct from_west() const {
+    const int q = lane > 0 ? lane - 1 : 0;
+    return Fluct{s(6 * kLanes + q), s(7 * kLanes + q), s(8 * kLanes + q), s(9 * kLanes + q)};
   }
 };
 
@@ -290,50 +279,50 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
                 Real cfl, const Tiling& tiling) {
   Real result = std::numeric_limits<Real>::max();
   if (box.empty()) return result;
-  const int TX = tiling.tx, TY = tiling.ty;
-  const int ntx_tiles = detail::ceil_div(box.nx(), TX);
   const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
   const Real num = Real(2) * cfl * dx * dy;
   const Box b = box;
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
-    // the same dt bit for bit as the device path below.
+    // the same sums in the same order as the device path below.
     return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling);
   } else {
-    // Device: one thread a cell. Each edge's speed is computed once (TileEdges), by the same line of
-    // code for every edge, into team scratch; each cell then sums its four edges in the host path's
-    // order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (a correctly
-    // rounded division is monotone), and it saves a division a cell.
-    using Scr = detail::DecoupledScratch<E>;
+    // Device: teams of columns (detail::Column), each edge's speed computed once, by the same line
+    // of code for every x-edge and every y-edge; each cell then sums its four edges in the host
+    // path's order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly
+    // (a correctly rounded division is monotone), and it saves a division a cell.
+    using Col = detail::Column<E>;
+    const int rows = tiling.rows;
     Real zmax = 0;
     Kokkos::parallel_reduce(
-        "shwa::cfl_max_z",
-        detail::device_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
-        KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m, Real& lmax) {
-          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
-          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-          const Scr s(m, TX, TY);
-          const int t = m.team_rank();
-          const detail::TileEdges te{t, TX * TY, t % TX, t / TX, ntx, nty};
-          s.template load_tile_and_ring_team<false>(m, w, H, i0, j0, ntx, nty, eps);
-          m.team_barrier();
-          // s.dx: x-edge speeds, (TX + 1) per row; s.dy: y-edge speeds, TX per row.
+        "shwa::cfl_max_z", Col::policy(box, rows),
+        KOKKOS_LAMBDA(const typename Col::Member& m, Real& lmax) {
+          const Col col(m, b, rows);
+          CellPrim below{0, 0, 0, 0, 0, 0};
+          Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
+          detail::RawCell next = col.template load<false>(w, H, col.j0 - 1);
 #pragma unroll 1
-          for (int k = te.first_edge(); te.has_edge(k); ++k) {
-            const detail::TileEdge e = te.edge(k);
-            const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
-            const Real sp = edge_speed(edge_prim(s.get(qL), e.dir), edge_prim(s.get(qR), e.dir), g, eps);
-            if (e.dir == 0)
-              s.dx(e.cy * (TX + 1) + e.cx) = sp;
-            else
-              s.dy(e.cy * TX + e.cx) = sp;
-          }
-          m.team_barrier();
-          if (te.active()) {
-            const int tx = te.tx, ty = te.ty;
-            const Real z = dy * (s.dx(ty * (TX + 1) + tx) + s.dx(ty * (TX + 1) + tx + 1)) +
-                           dx * (s.dy(ty * TX + tx) + s.dy((ty + 1) * TX + tx));
-            if (z > lmax) lmax = z;
+          for (int r = -1; r <= col.nrows; ++r) {
+            const detail::RawCell raw = next;
+            if (r < col.nrows) next = col.template load<false>(w, H, col.j0 + r + 1);
+            const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, Real(0), raw.H, eps);
+            col.put_prim(c);
+            m.team_barrier();
+            Real sy = 0, sx = 0, sw = 0;
+            if (r >= 0) {
+              sy = edge_speed(edge_prim<1>(below), edge_prim<1>(c), g, eps);  // south of row r
+              if (r >= 1 && col.owned) {
+                const Real z = dy * (west + east) + dx * (south + sy);
+                if (z > lmax) lmax = z;
+              }
+            }
+            if (r >= 0 && r < col.nrows) {
+              sx = edge_speed(edge_prim<0>(c), edge_prim<0>(col.east_prim()), g, eps);  // east of the cell
+              col.put_east(Fluct{sx, 0, 0, 0});
+              m.team_barrier();
+              sw = col.from_west().h;
+            }
+            below = c, west = sw, east = sx, south = sy;
           }
         },
         Kokkos::Max<Real>(zmax));
@@ -379,7 +368,8 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
             My = dp;
             roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
             My = detail::add(My, dm);
-            detail::update_cell(w, out, j, i, Mx, My, fx, fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped);
+            detail::update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), out, j, i, Mx, My, fx, fy,
+                                dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped);
           });
         });
   }
@@ -392,9 +382,6 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped) {
   if (box.empty()) return;
-  using Scr = detail::DecoupledScratch<E>;
-  const int TX = tiling.tx, TY = tiling.ty;
-  const int ntx_tiles = detail::ceil_div(box.nx(), TX);
   const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
   const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
   const bool has_n = gn2_field.extent(0) > 0;
@@ -404,46 +391,50 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
     // edge inside the tile is solved once.
     detail::host_flux_update_decoupled(w, out, H, gn2_field, box, dt, k, tiling, clipped);
   } else {
-    // Device: one thread a cell. Phase 0 puts the primitives of the tile and of its four
-    // neighbouring rows and columns in scratch; every Roe problem reads both its cells from there,
-    // and every edge is solved by the same line of code (TileEdges), so an edge gives the same bits
-    // whichever thread solves it: the fields do not depend on how tiles fall, hence on the
-    // decomposition. D+ of a cell's own west and south edges stays in registers, D- travels to the
-    // neighbour through scratch.
+    // Device: teams of columns (detail::Column). Every x-edge is solved by one line of code and
+    // every y-edge by another, each once inside a team; an edge on a team's border is solved by
+    // both teams on the same bits, so it gives the same result whichever team (tile, block) solves
+    // it, and the fields do not depend on the decomposition.
+    using Col = detail::Column<E>;
+    const int rows = tiling.rows;
     Kokkos::parallel_for(
-        "shwa::flux_update_decoupled",
-        detail::device_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
-        KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m) {
-          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
-          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-          const Scr s(m, TX, TY);
-          const int t = m.team_rank();
-          const detail::TileEdges te{t, TX * TY, t % TX, t / TX, ntx, nty};
-          s.template load_tile_and_ring_team<true>(m, w, H, i0, j0, ntx, nty, eps);
-          m.team_barrier();
-          // Phase 1: the edges; D- goes to the cell on the negative side when it is in the tile.
-          Fluct ax{0, 0, 0, 0}, ay{0, 0, 0, 0};
+        "shwa::flux_update_decoupled", Col::policy(box, rows),
+        KOKKOS_LAMBDA(const typename Col::Member& m) {
+          const Col col(m, b, rows);
+          const int i = col.i;
+          CellPrim below{0, 0, 0, 0, 0, 0};
+          Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
+          Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
+          detail::RawCell next = col.load(w, H, col.j0 - 1);
 #pragma unroll 1
-          for (int k = te.first_edge(); te.has_edge(k); ++k) {
-            const detail::TileEdge e = te.edge(k);
-            const int qR = s.pos(e.cx, e.cy), qL = e.dir ? s.pos(e.cx, e.cy - 1) : s.pos(e.cx - 1, e.cy);
-            Fluct dm, dp;
-            roe_fluctuations(edge_prim(s.get(qL), e.dir), edge_prim(s.get(qR), e.dir), g, sg, eps, dm, dp);
-            if (e.dir == 0) {
-              if (e.cx > 0) s.put(s.dx, e.cy * TX + e.cx - 1, dm);
-            } else {
-              if (e.cy > 0) s.put(s.dy, (e.cy - 1) * TX + e.cx, dm);
+          for (int r = -1; r <= col.nrows; ++r) {
+            const int j = col.j0 + r;
+            const detail::RawCell raw = next;
+            if (r < col.nrows) next = col.load(w, H, j + 1);
+            const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, raw.hc, raw.H, eps);
+            col.put_prim(c);
+            m.team_barrier();
+            Fluct mx{0, 0, 0, 0}, my{0, 0, 0, 0};
+            if (r >= 0) {
+              // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
+              Fluct dm, dp;
+              roe_fluctuations(edge_prim<1>(below), edge_prim<1>(c), g, sg, eps, dm, dp);
+              if (r >= 1 && col.owned)
+                detail::update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
+                                    detail::add(my_below, dm), fx, fy, dt,
+                                    has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped);
+              my = dp;
             }
-            if (k == 0) ax = dp;
-            if (k == 1) ay = dp;
-          }
-          m.team_barrier();
-          // Phase 2: gather and update.
-          if (te.active()) {
-            const int tx = te.tx, ty = te.ty, i = i0 + tx, j = j0 + ty;
-            detail::update_cell(w, out, j, i, detail::add(ax, s.take(s.dx, ty * TX + tx)),
-                                detail::add(ay, s.take(s.dy, ty * TX + tx)), fx, fy, dt,
-                                has_n ? gn2_field(j, i) : gn2c, eps, clipped);
+            if (r >= 0 && r < col.nrows) {
+              // The x-edge east of the cell: D- stays, D+ goes to the next lane.
+              Fluct dm, dp;
+              roe_fluctuations(edge_prim<0>(c), edge_prim<0>(col.east_prim()), g, sg, eps, dm, dp);
+              col.put_east(dp);
+              m.team_barrier();
+              mx = detail::add(col.from_west(), dm);
+            }
+            below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
+            mx_below = mx, my_below = my;
           }
         });
   }

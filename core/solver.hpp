@@ -42,6 +42,7 @@ struct SolverParams {
     if (!(eps_h > 0)) fail("eps_h must be positive");
     if (!(manning >= 0)) fail("manning must not be negative");
     if (tiling.tx < 1 || tiling.ty < 1) fail("tile size must be at least 1 x 1");
+    if (tiling.rows < 1) fail("the device kernels' rows a team must be at least 1");
   }
 };
 

@@ -144,7 +144,9 @@ int main(int argc, char* argv[]) {
   double extra_work = 0;
   app.add_option("--sizes", sizes, "comma-separated grid sizes n (n x n cells)");
   app.add_option("--variants", variants, "comma-separated: recompute, decoupled");
-  app.add_option("--tiles", tiles, "comma-separated tile shapes TXxTY");
+  app.add_option("--tiles", tiles,
+                 "comma-separated tile shapes TXxTY or TXxTY/R (R: rows a team of the device decoupled "
+                 "and CFL kernels sweeps, default 64)");
   app.add_option("--steps", steps, "timed steps")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_option("--json", json, "also write the results to this JSON file");
@@ -169,7 +171,7 @@ int main(int argc, char* argv[]) {
               DefaultExec::name(), sizeof(Real) == 8 ? "double" : "single", KOKKOS_VERSION,
               compiler_id(), SHWA_HOST_ISA);
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
-  std::printf("%7s %-10s %6s %7s %10s %12s %9s %8s %9s\n", "n", "variant", "tile", "steps", "time[s]",
+  std::printf("%7s %-10s %10s %7s %10s %12s %9s %8s %9s\n", "n", "variant", "tile/rows", "steps", "time[s]",
               "Gcells/s", "GB/s", "copyGB/s", "%copy");
   for (const auto& ns : split(sizes, ',')) {
     const int n = std::stoi(ns);
@@ -183,8 +185,9 @@ int main(int argc, char* argv[]) {
       for (const Tiling& t : tilings) {
         const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)));
         results.push_back(r);
-        std::printf("%7d %-10s %3dx%-2d %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,
-                    r.variant.c_str(), t.tx, t.ty, r.steps, r.seconds, r.cups / 1e9, r.gbs,
+        const std::string ts = std::to_string(t.tx) + "x" + std::to_string(t.ty) + "/" + std::to_string(t.rows);
+        std::printf("%7d %-10s %10s %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,
+                    r.variant.c_str(), ts.c_str(), r.steps, r.seconds, r.cups / 1e9, r.gbs,
                     bw / 1e9, r.pct);
         std::fflush(stdout);
       }
@@ -197,7 +200,7 @@ int main(int argc, char* argv[]) {
     for (size_t k = 0; k < results.size(); ++k) {
       const auto& r = results[k];
       f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx
-        << ", " << r.tile.ty << "], \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
+        << ", " << r.tile.ty << "], \"rows\": " << r.tile.rows << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
         << ", \"cell_updates_per_s\": " << r.cups << ", \"GBps\": " << r.gbs
         << ", \"percent_of_copy\": " << r.pct << "}" << (k + 1 < results.size() ? "," : "") << "\n";
     }

@@ -7,7 +7,8 @@
 #   bench    shwa_bench, CUDA double, $SIZES x both variants x $TILES
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
 #   float    CUDA single precision: build shwa_bench, run it
-#   bounds   shwa_bench built with launch bounds SHWA_DEVICE_MIN_TEAMS = $BOUNDS, 8192^2
+#   bounds   shwa_bench built with each launch bound $BOUND_VAR = $BOUNDS (default: the column kernels'
+#            SHWA_DEVICE_COLUMN_MIN_TEAMS = 8 12 16 24), 8192^2
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
 #            GPU-over-CPU speedup table (run bench and float first)
@@ -64,12 +65,13 @@ for step in "$@"; do
       cmake --build --preset cuda-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-cuda-float.log" 2>&1 &&
       bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" ;;
   bounds)
-    for b in ${BOUNDS:-2 4}; do
-      cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF -DSHWA_DEVICE_MIN_TEAMS=$b > /dev/null 2>&1 &&
+    bv=${BOUND_VAR:-SHWA_DEVICE_COLUMN_MIN_TEAMS}
+    for b in ${BOUNDS:-8 12 16 24}; do
+      cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF -D$bv=$b > /dev/null 2>&1 &&
         cmake --build "build/cuda-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-mt$b.log" 2>&1 &
     done; wait
-    for b in ${BOUNDS:-2 4}; do
-      echo "-- SHWA_DEVICE_MIN_TEAMS=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes 8192 --tiles "$TILES"
+    for b in ${BOUNDS:-8 12 16 24}; do
+      echo "-- $bv=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes 8192 --tiles "$TILES"
     done 2>&1 | tee "$out/bench-bounds.log" ;;
   openmp)
     ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&

@@ -17,8 +17,15 @@ import re
 import sys
 
 
+SKIP = 77  # ctest's SKIP_RETURN_CODE for perf.plots: reported as not run, not as passed
+
+
 def plt():
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        print("plot.py: matplotlib is missing (Debian: python3-matplotlib); no plots drawn", file=sys.stderr)
+        sys.exit(SKIP)
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as pyplot
