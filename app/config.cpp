@@ -259,6 +259,7 @@ SolverParams read_solver_params(Deck& d) {
                                        std::to_string(max_cells) + " on this build (" +
                                        DefaultExec::name() + ")");
   p.tiling = Tiling{int(tile[0]), int(tile[1])};
+  p.tiling.rows = d.get_int("numerics.rows", p.tiling.rows, require_in(1, 1 << 20));
   return p;
 }
 

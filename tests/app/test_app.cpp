@@ -163,6 +163,9 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     expect_refused(dir, raster_deck(dir) + "[numerics]\ntile = [4096, 4096]\n",
                    "deck.toml:9: numerics.tile: expected two whole numbers [tx, ty] with tx * ty <= ");
   }
+  SECTION("no rows for the device column kernels") {
+    expect_refused(dir, raster_deck(dir) + "[numerics]\nrows = 0\n", "deck.toml:9: numerics.rows: 0 is out of range");
+  }
   SECTION("cfl > 1") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfl = 1.5\n", "numerics.cfl:");
   }
