@@ -76,6 +76,7 @@ for step in "$@"; do
   openmp)
     ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
       cmake --build --preset openmp-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-openmp-float.log" 2>&1 ) || echo "openmp-float build FAILED"
+    lscpu > "$out/lscpu.txt" 2>&1; grep -E "^(Model name|Thread|Core|Socket|NUMA node\(s\)|CPU max MHz|L3)" "$out/lscpu.txt"
     for nt in ${OMP_THREADS:-16 $(nproc)}; do
       for prec in double float; do
         b=build/openmp/perf/shwa_bench; [ $prec = float ] && b=build/openmp-float/perf/shwa_bench
