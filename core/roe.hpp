@@ -169,15 +169,12 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real s
   bool dry = false, wall_right = false, wall_left = false;
   if constexpr (MaybeDry) resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
   // Roe averages. Between two dry cells the denominators are replaced by 1 and the result by 0.
-  // One division gives both reciprocals the edge needs, 1 / (sqrt hL + sqrt hR) and 1 / (2 a~).
-  const Real ssum = safe_den(!dry, L.sh + R.sh);
-  const Real a2 = g * Real(0.5) * (L.h + R.h);
-  const Real a = safe_den(!dry, shwa::sqrt(a2));
-  const Real q = Real(1) / (ssum * a);
-  const Real rs = a * q;
+  const Real rs = Real(1) / safe_den(!dry, L.sh + R.sh);
   const Real un = (L.sh * L.un + R.sh * R.un) * rs;
   const Real ut = (L.sh * L.ut + R.sh * R.ut) * rs;
   const Real c = (L.sh * L.c + R.sh * R.c) * rs;
+  const Real a2 = g * Real(0.5) * (L.h + R.h);
+  const Real a = shwa::sqrt(a2);
   const Real l1 = un - a;
   const Real l3 = un + a;
 
@@ -193,7 +190,7 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real s
   // state-jump strengths and s = a~ dH / 2 the bathymetry part:
   //   beta1 = l1 alpha1 + s = (un^2 dh - a^2 deta - (un - a) dqn) / (2a)
   //   beta3 = l3 alpha3 - s = ((un + a) dqn - un^2 dh + a^2 deta) / (2a)
-  const Real r2a = Real(0.5) * ssum * q;
+  const Real r2a = Real(0.5) / safe_den(!dry, a);
   const Real un2dh = un * un * dh;
   const Real beta1 = (un2dh - a2 * deta - l1 * dqn) * r2a;
   const Real beta3 = (l3 * dqn - un2dh + a2 * deta) * r2a;
