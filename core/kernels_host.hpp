@@ -8,7 +8,9 @@
 //     once a cell (make_cell_prim, branch-free);
 //   * a row of edges is solved into per-edge arrays D-, D+ (roe_row: roe_fluctuations, branch-free,
 //     one edge a SIMD lane), then added to the cells on both sides in a second loop, so that no
-//     iteration writes what the next one reads;
+//     iteration writes what the next one reads; a row is solved first without the rare cases
+//     (entropy fix, outflow limit) and again with them only if one of its edges needs one, and
+//     without the wet/dry classification where all its cells are wet;
 //   * the cell update (update_row: update_values and friction_factor of kernels.hpp, the pieces of
 //     update_cell) is two SIMD loops, the flux part then the Manning friction, whose cube root is
 //     computed in plain arithmetic (cbrt_arith: libm's cbrt is a call, which does not vectorize).
@@ -29,7 +31,9 @@
 #define SHWA_SIMD SHWA_PRAGMA(omp simd)
 #define SHWA_SIMD_MIN(var) SHWA_PRAGMA(omp simd reduction(min : var))
 #define SHWA_SIMD_MAX(var) SHWA_PRAGMA(omp simd reduction(max : var))
+#define SHWA_SIMD_OR(var) SHWA_PRAGMA(omp simd reduction(| : var))
 #else
+#define SHWA_SIMD_OR(var)
 #define SHWA_SIMD
 #define SHWA_SIMD_MIN(var)
 #define SHWA_SIMD_MAX(var)
@@ -65,25 +69,40 @@ inline bool all_wet(const PrimRow L, const PrimRow R, int n, Real eps) {
   return hmin >= eps;
 }
 
-template <bool MaybeDry>
-void roe_row_impl(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
+/// Solves the row with roe_solve<MaybeDry, Rare>; returns whether an edge needed a rare case
+/// (always false with Rare).
+template <bool MaybeDry, bool Rare>
+bool roe_row_impl(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
                   const FluctRow dm, const FluctRow dp) {
-  SHWA_SIMD
+  int rare = 0;
+  SHWA_SIMD_OR(rare)
   for (int e = 0; e < n; ++e) {
     Fluct m, p;
-    roe_fluctuations<MaybeDry>(L[e], R[e], g, sg, eps, m, p);
+    bool r;
+    roe_solve<MaybeDry, Rare>(L[e], R[e], g, sg, eps, m, p, r);
     dm.set(e, m);
     dp.set(e, p);
+    rare |= int(r & !Rare);
   }
+  return rare != 0;
 }
 
-/// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e].
+template <bool MaybeDry>
+void roe_row_dispatch(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
+                      const FluctRow dm, const FluctRow dp) {
+  if (roe_row_impl<MaybeDry, false>(L, R, n, g, sg, eps, dm, dp))
+    roe_row_impl<MaybeDry, true>(L, R, n, g, sg, eps, dm, dp);
+}
+
+/// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e]. First
+/// without the rare cases (roe_fluctuations_common), again with them if an edge of the row needed
+/// one; and without the wet/dry classification where all cells are wet.
 inline void roe_row(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
                     const FluctRow dm, const FluctRow dp) {
   if (all_wet(L, R, n, eps))
-    roe_row_impl<false>(L, R, n, g, sg, eps, dm, dp);
+    roe_row_dispatch<false>(L, R, n, g, sg, eps, dm, dp);
   else
-    roe_row_impl<true>(L, R, n, g, sg, eps, dm, dp);
+    roe_row_dispatch<true>(L, R, n, g, sg, eps, dm, dp);
 }
 
 template <bool MaybeDry>
@@ -372,24 +391,39 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
         Real* a = ScratchArray<E>(m.team_scratch(0), 10 * nrow).data();
-        const FluctRow mx{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
-        const FluctRow my{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
+        const FluctRow mxr{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
+        const FluctRow myr{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
         const UpdateTmp tmp{a + 8 * nrow, a + 9 * nrow};
-        // The row's cells and their four neighbours, all wet or not (see roe_fluctuations).
-        auto fluxes = [&](int j, int i0, auto maybe_dry) {
-          constexpr bool D = decltype(maybe_dry)::value;
-          SHWA_SIMD
-          for (int tx = 0; tx < ntx; ++tx) {
+        // The row's cells and their four neighbours, all wet or not (MaybeDry), and their edges'
+        // rare cases left out or not (Rare), as in roe_row; returns whether an edge needed one.
+        auto fluxes_impl = [&](int j, int i0, auto maybe_dry, auto rare_cases) {
+          constexpr bool D = decltype(maybe_dry)::value, R = decltype(rare_cases)::value;
+          // Locals, not the closure's members: the loop's stores could alias those, which stops
+          // the vectorizer.
+          const Real lg = g, lsg = sg, leps = eps;
+          const Conserved<E> lw = w;
+          const Field<E> lH = H;
+          const FluctRow mx = mxr, my = myr;
+          const int n = ntx;
+          int rare = 0;
+          SHWA_SIMD_OR(rare)
+          for (int tx = 0; tx < n; ++tx) {
             const int i = i0 + tx;
-            const Stencil st(w, H, j, i, eps);
+            const Stencil st(lw, lH, j, i, leps);
             Fluct mw, pw, me, pe, ms, ps, mn, pn;  // D-, D+ of the west, east, south, north edge
-            roe_fluctuations<D>(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw);
-            roe_fluctuations<D>(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe);
-            roe_fluctuations<D>(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps);
-            roe_fluctuations<D>(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn);
+            bool rw, re, rs, rn;
+            roe_solve<D, R>(edge_prim<0>(st.w), edge_prim<0>(st.c), lg, lsg, leps, mw, pw, rw);
+            roe_solve<D, R>(edge_prim<0>(st.c), edge_prim<0>(st.e), lg, lsg, leps, me, pe, re);
+            roe_solve<D, R>(edge_prim<1>(st.s), edge_prim<1>(st.c), lg, lsg, leps, ms, ps, rs);
+            roe_solve<D, R>(edge_prim<1>(st.c), edge_prim<1>(st.n), lg, lsg, leps, mn, pn, rn);
             mx.set(tx, add(pw, me));
             my.set(tx, add(ps, mn));
+            rare |= int((rw | re | rs | rn) & !R);
           }
+          return rare != 0;
+        };
+        auto fluxes = [&](int j, int i0, auto maybe_dry) {
+          if (fluxes_impl(j, i0, maybe_dry, std::false_type{})) fluxes_impl(j, i0, maybe_dry, std::true_type{});
         };
         for (int ty = 0; ty < nty; ++ty) {
           const int j = tl.j0 + ty, i0 = tl.i0;
@@ -403,7 +437,7 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
             fluxes(j, i0, std::false_type{});
           else
             fluxes(j, i0, std::true_type{});
-          update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, mx, my, fx, fy, dt, eps, tmp,
+          update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, mxr, myr, fx, fy, dt, eps, tmp,
                      clipped);
         }
       });
