@@ -50,13 +50,15 @@ struct Tiling {
   int rows = 64;
 };
 
-/// The most threads of a device kernel's team, hence cells of a device tile (one thread a cell).
+/// The most threads of a team of the device recompute kernel, hence cells of its tile (one thread a
+/// cell).
 #ifndef SHWA_DEVICE_MAX_TEAM
 #define SHWA_DEVICE_MAX_TEAM 256
 #endif
 
-/// The most cells a tile may have on execution space E: on a GPU a team holds a tile, one thread a
-/// cell; on a host one thread sweeps it, with team scratch that grows with it.
+/// The most cells a tile (tx x ty) may have on execution space E: on a GPU a team of the recompute
+/// kernel holds a tile, one thread a cell (the column kernels do not use tx, ty); on a host one
+/// thread sweeps it, with team scratch that grows with it.
 template <class E>
 constexpr int max_tile_cells() {
   return is_host_space<E>() ? 65536 : SHWA_DEVICE_MAX_TEAM;
@@ -161,7 +163,8 @@ Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size
   return Kokkos::TeamPolicy<E>(ntiles, team_size);
 }
 
-/// Device kernels: one thread a cell of the tile, team size TX * TY (max_tile_cells at most).
+/// The device recompute kernel: one thread a cell of the tile, team size TX * TY (max_tile_cells at
+/// most).
 /// SHWA_DEVICE_MIN_TEAMS is the launch bound's minimum of resident teams of that size per
 /// multiprocessor: it caps the registers a thread may use (65536 / (max team x min teams)).
 #ifndef SHWA_DEVICE_MIN_TEAMS

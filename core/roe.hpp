@@ -105,11 +105,6 @@ KOKKOS_FORCEINLINE_FUNCTION Prim edge_prim(const CellPrim& p) {
   }
 }
 
-/// The edge frame chosen at run time (the device kernels solve both directions on one line of code).
-KOKKOS_FORCEINLINE_FUNCTION Prim edge_prim(const CellPrim& p, int dir) {
-  return Prim{p.h, p.H, dir ? p.v : p.u, dir ? p.u : p.v, p.c, p.sh};
-}
-
 /// How an edge is treated: between two dry cells (carries nothing), a wet/dry wall with the dry
 /// cell on the right or on the left (that cell gets nothing), or a normal edge (none of these).
 /// Classifies the edge and, for a wet/dry wall, replaces the dry side by the wet side's mirror.
