@@ -95,8 +95,8 @@ void roe_row_dispatch(const PrimRow L, const PrimRow R, int n, Real g, Real sg, 
 }
 
 /// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e]. First
-/// without the rare cases (roe_fluctuations_common), again with them if an edge of the row needed
-/// one; and without the wet/dry classification where all cells are wet.
+/// without the rare cases (roe_solve<*, false>), again with them if an edge of the row needed one;
+/// and without the wet/dry classification where all cells are wet.
 inline void roe_row(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
                     const FluctRow dm, const FluctRow dp) {
   if (all_wet(L, R, n, eps))
