@@ -6,11 +6,12 @@
 // contiguous structure-of-arrays data in team scratch and is marked `#pragma omp simd`:
 //   * the primitive values of the tile and of its four neighbouring rows and columns are computed
 //     once a cell (make_cell_prim, branch-free);
-//   * a row of edges is solved into per-edge arrays D-, D+ (roe_row: roe_fluctuations, branch-free,
-//     one edge a SIMD lane), then added to the cells on both sides in a second loop, so that no
-//     iteration writes what the next one reads; a row is solved first without the rare cases
-//     (entropy fix, outflow limit) and again with them only if one of its edges needs one, and
-//     without the wet/dry classification where all its cells are wet;
+//   * a row of edges is solved into per-edge arrays D-, D+ (roe_row: the Roe solver of roe.hpp,
+//     branch-free, one edge a SIMD lane), which the cell update then adds up, so that no iteration
+//     writes what the next one reads (decoupled: a row's x-edges and the y-edges north of it, then
+//     the row's update; the D+ of those y-edges waits for the next row). A row is solved first
+//     without the rare cases (entropy fix, outflow limit) and again with them only if one of its
+//     edges needs one, and without the wet/dry classification where all its cells are wet;
 //   * the cell update (update_row: update_values and friction_factor of kernels.hpp, the pieces of
 //     update_cell) is two SIMD loops, the flux part then the Manning friction, whose cube root is
 //     computed in plain arithmetic (cbrt_arith: libm's cbrt is a call, which does not vectorize).
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #if defined(_OPENMP) && !defined(__CUDACC__)
 #define SHWA_PRAGMA(x) _Pragma(#x)
@@ -155,20 +157,35 @@ struct UpdateTmp {
   Real *clip, *gn2;
 };
 
+/// The sums of a row's fluctuations as update_row reads them, cell tx: x (west D+ plus east D-) and
+/// y (south D+ plus north D-). Recompute: rows of sums its loop has formed.
+struct SumRows {
+  FluctRow mx, my;
+  Fluct x(int tx) const { return mx.get(tx); }
+  Fluct y(int tx) const { return my.get(tx); }
+};
+
+/// Decoupled: the rows of edges themselves, x-edge e between cells e - 1 and e (D- xm, D+ xp), the
+/// y-edges south (their D+) and north (their D-) of the row; summed as the device kernels sum.
+struct EdgeRows {
+  FluctRow xm, xp, south, north;
+  Fluct x(int tx) const { return add(xp.get(tx), xm.get(tx + 1)); }
+  Fluct y(int tx) const { return add(south.get(tx), north.get(tx)); }
+};
+
 /// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time): the flux part in a
 /// SIMD loop, then the Manning friction in a SIMD loop. The clipped water is counted cell by cell,
-/// as update_cell does.
-template <class E>
+/// as update_cell does. Sums: SumRows or EdgeRows.
+template <class E, class Sums>
 void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
-                bool has_n, Real gn2c, int j, int i0, int ntx, const FluctRow mx, const FluctRow my,
-                Real fx, Real fy, Real dt, Real eps, const UpdateTmp tmp,
-                const ClipCounter<E>& clipped) {
+                bool has_n, Real gn2c, int j, int i0, int ntx, const Sums sums, Real fx, Real fy,
+                Real dt, Real eps, const UpdateTmp tmp, const ClipCounter<E>& clipped) {
   const Real *h0 = &w.h(j, i0), *qx0 = &w.qx(j, i0), *qy0 = &w.qy(j, i0), *hc0 = &w.hc(j, i0);
   Real *h1 = &out.h(j, i0), *qx1 = &out.qx(j, i0), *qy1 = &out.qy(j, i0), *hc1 = &out.hc(j, i0);
   SHWA_SIMD
   for (int tx = 0; tx < ntx; ++tx) {
     Real h = h0[tx], qx = qx0[tx], qy = qy0[tx], hc = hc0[tx];
-    update_values(h, qx, qy, hc, mx.get(tx), my.get(tx), fx, fy, eps, tmp.clip[tx]);
+    update_values(h, qx, qy, hc, sums.x(tx), sums.y(tx), fx, fy, eps, tmp.clip[tx]);
     h1[tx] = h;
     qx1[tx] = qx;
     qy1[tx] = qy;
@@ -196,16 +213,17 @@ void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
 /// Team scratch of the host sweeps (flat, structure of arrays):
 ///   p      6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its four
 ///          neighbouring rows and columns (corners unused);
-///   mx, my 4 arrays each over the TX x TY tile: the sums of a cell's x-edge (west D+ + east D-) and
-///          y-edge (south D+ + north D-) fluctuations; the CFL pass keeps edge speeds in mx.h, my.h;
-///   em, ep 4 arrays each over TX + 1 edges: the D- and D+ of the row of edges being solved.
+///   mx, my 4 arrays each over the TX x TY tile: the CFL pass's sums of a cell's x-edge and y-edge
+///          speeds (in mx.h, my.h);
+///   edges  5 rows of 4 arrays over TX + 1 edges: the D- and D+ of the rows of edges being solved
+///          (the CFL pass keeps edge speeds in the first).
 template <class E>
 struct HostTileScratch {
   int TX, px, npos, ncell;
   Real* base;
 
   static size_t reals(const Tiling& t) {
-    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 8 * size_t(t.tx) * t.ty + 8 * size_t(t.tx + 1);
+    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 8 * size_t(t.tx) * t.ty + 20 * size_t(t.tx + 1);
   }
   static size_t bytes(const Tiling& t) { return ScratchArray<E>::shmem_size(reals(t)); }
 
@@ -232,7 +250,7 @@ struct HostTileScratch {
     Real* a = base + 6 * size_t(npos) + size_t(d) * 4 * ncell + size_t(ty) * TX;
     return FluctRow{a, a + ncell, a + 2 * ncell, a + 3 * ncell};
   }
-  /// D- (s = 0) or D+ (s = 1) of the row of edges being solved.
+  /// Row s (0 to 4) of fluctuations of the edges being solved.
   FluctRow edges(int s) const {
     const size_t ne = size_t(TX) + 1;
     Real* a = base + 6 * size_t(npos) + 8 * size_t(ncell) + size_t(s) * 4 * ne;
@@ -339,32 +357,19 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
         const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
         s.load(w, H, tl, eps);
-        const FluctRow em = s.edges(0), ep = s.edges(1);
-        // x-edges of row ty: edge e lies between cells e - 1 and e.
+        // Row by row: the x-edges of row ty (edge e between cells e - 1 and e), the y-edges north of
+        // it, then its update; the D+ of the y-edges north of a row is the next row's south.
+        const FluctRow xm = s.edges(0), xp = s.edges(1), ym = s.edges(2);
+        FluctRow south = s.edges(3), north = s.edges(4);
+        roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
+        const UpdateTmp tmp{s.sums(0, 0).h, s.sums(0, 0).qn};
         for (int ty = 0; ty < nty; ++ty) {
-          roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, em, ep);
-          const FluctRow mx = s.sums(0, ty);
-          SHWA_SIMD
-          for (int tx = 0; tx < ntx; ++tx) mx.set(tx, add(ep.get(tx), em.get(tx + 1)));
+          roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
+          roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
+          update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
+                     EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, tmp, clipped);
+          std::swap(south, north);
         }
-        // y-edges between rows ty and ty + 1.
-        for (int ty = -1; ty < nty; ++ty) {
-          roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, em, ep);
-          if (ty >= 0) {
-            const FluctRow my = s.sums(1, ty);
-            SHWA_SIMD
-            for (int tx = 0; tx < ntx; ++tx) my.set(tx, add(my.get(tx), em.get(tx)));
-          }
-          if (ty + 1 < nty) {
-            const FluctRow my = s.sums(1, ty + 1);
-            SHWA_SIMD
-            for (int tx = 0; tx < ntx; ++tx) my.set(tx, ep.get(tx));
-          }
-        }
-        const UpdateTmp tmp{em.h, em.qn};
-        for (int ty = 0; ty < nty; ++ty)
-          update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx, s.sums(0, ty),
-                     s.sums(1, ty), fx, fy, dt, eps, tmp, clipped);
       });
 }
 
@@ -437,8 +442,8 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
             fluxes(j, i0, std::false_type{});
           else
             fluxes(j, i0, std::true_type{});
-          update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, mxr, myr, fx, fy, dt, eps, tmp,
-                     clipped);
+          update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows{mxr, myr}, fx, fy, dt, eps,
+                     tmp, clipped);
         }
       });
 }
