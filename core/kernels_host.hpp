@@ -213,17 +213,16 @@ void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
 /// Team scratch of the host sweeps (flat, structure of arrays):
 ///   p      6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its four
 ///          neighbouring rows and columns (corners unused);
-///   mx, my 4 arrays each over the TX x TY tile: the CFL pass's sums of a cell's x-edge and y-edge
-///          speeds (in mx.h, my.h);
 ///   edges  5 rows of 4 arrays over TX + 1 edges: the D- and D+ of the rows of edges being solved
-///          (the CFL pass keeps edge speeds in the first).
+///          (the CFL pass keeps edge speeds in their first arrays);
+///   tmp    2 arrays over TX + 1: update_row's clipped water and g n^2.
 template <class E>
 struct HostTileScratch {
-  int TX, px, npos, ncell;
+  int TX, px, npos;
   Real* base;
 
   static size_t reals(const Tiling& t) {
-    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 8 * size_t(t.tx) * t.ty + 20 * size_t(t.tx + 1);
+    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 22 * size_t(t.tx + 1);
   }
   static size_t bytes(const Tiling& t) { return ScratchArray<E>::shmem_size(reals(t)); }
 
@@ -231,7 +230,6 @@ struct HostTileScratch {
       : TX(t.tx),
         px(t.tx + 2),
         npos((t.tx + 2) * (t.ty + 2)),
-        ncell(t.tx * t.ty),
         base(ScratchArray<E>(m.team_scratch(0), reals(t)).data()) {}
 
   // Position of tile cell (tx, ty), tx, ty >= -1, in the primitive arrays.
@@ -245,15 +243,15 @@ struct HostTileScratch {
     return PrimRow{prim(0) + q, prim(1) + q, Dir == 0 ? u : v, Dir == 0 ? v : u, prim(4) + q,
                    prim(5) + q};
   }
-  /// Sums of the x (d = 0) or y (d = 1) edges of tile row ty.
-  FluctRow sums(int d, int ty) const {
-    Real* a = base + 6 * size_t(npos) + size_t(d) * 4 * ncell + size_t(ty) * TX;
-    return FluctRow{a, a + ncell, a + 2 * ncell, a + 3 * ncell};
+  /// update_row's scratch rows.
+  UpdateTmp tmp() const {
+    Real* a = base + 6 * size_t(npos) + 20 * (size_t(TX) + 1);
+    return UpdateTmp{a, a + TX + 1};
   }
   /// Row s (0 to 4) of fluctuations of the edges being solved.
   FluctRow edges(int s) const {
     const size_t ne = size_t(TX) + 1;
-    Real* a = base + 6 * size_t(npos) + 8 * size_t(ncell) + size_t(s) * 4 * ne;
+    Real* a = base + 6 * size_t(npos) + size_t(s) * 4 * ne;
     return FluctRow{a, a + ne, a + 2 * ne, a + 3 * ne};
   }
 
@@ -302,31 +300,18 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
         const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
         s.load(w, H, tl, eps);
-        Real* sp = s.edges(0).h;
-        for (int ty = 0; ty < nty; ++ty) {
-          speed_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, eps, sp);
-          Real* zx = s.sums(0, ty).h;
-          SHWA_SIMD
-          for (int tx = 0; tx < ntx; ++tx) zx[tx] = sp[tx] + sp[tx + 1];
-        }
-        for (int ty = -1; ty < nty; ++ty) {
-          speed_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, eps, sp);
-          if (ty >= 0) {
-            Real* zy = s.sums(1, ty).h;
-            SHWA_SIMD
-            for (int tx = 0; tx < ntx; ++tx) zy[tx] += sp[tx];
-          }
-          if (ty + 1 < nty) {
-            Real* zy = s.sums(1, ty + 1).h;
-            SHWA_SIMD
-            for (int tx = 0; tx < ntx; ++tx) zy[tx] = sp[tx];
-          }
-        }
+        // Row by row, as the update: the speeds of the row's x-edges and of the y-edges north of it,
+        // then the row's Z_i; the y-edges north of a row are the next row's south.
+        Real *sx = s.edges(0).h, *south = s.edges(1).h, *north = s.edges(2).h;
+        speed_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, eps, south);
         Real tmax = lmax;
         for (int ty = 0; ty < nty; ++ty) {
-          const Real *zx = s.sums(0, ty).h, *zy = s.sums(1, ty).h;
+          speed_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, eps, sx);
+          speed_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, eps, north);
           SHWA_SIMD_MAX(tmax)
-          for (int tx = 0; tx < ntx; ++tx) tmax = shwa::max(tmax, dy * zx[tx] + dx * zy[tx]);
+          for (int tx = 0; tx < ntx; ++tx)
+            tmax = shwa::max(tmax, dy * (sx[tx] + sx[tx + 1]) + dx * (south[tx] + north[tx]));
+          std::swap(south, north);
         }
         lmax = tmax;
       },
@@ -362,7 +347,7 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
         const FluctRow xm = s.edges(0), xp = s.edges(1), ym = s.edges(2);
         FluctRow south = s.edges(3), north = s.edges(4);
         roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
-        const UpdateTmp tmp{s.sums(0, 0).h, s.sums(0, 0).qn};
+        const UpdateTmp tmp = s.tmp();
         for (int ty = 0; ty < nty; ++ty) {
           roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
           roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
