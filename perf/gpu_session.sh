@@ -11,7 +11,8 @@
 #            SHWA_DEVICE_COLUMN_MIN_TEAMS = 8 12 16 24), 8192^2
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
-#            GPU-over-CPU speedup table (run bench and float first)
+#            GPU-over-CPU speedup table (run bench and float first); OMP_BIND (spread) and
+#            OMP_PLACES_ (threads) set the binding
 #   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix)
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
 #            first 8 files of $OUT and no more)
@@ -80,7 +81,7 @@ for step in "$@"; do
     for nt in ${OMP_THREADS:-16 $(nproc)}; do
       for prec in double float; do
         b=build/openmp/perf/shwa_bench; [ $prec = float ] && b=build/openmp-float/perf/shwa_bench
-        OMP_NUM_THREADS=$nt OMP_PROC_BIND=spread OMP_PLACES=threads $b --sizes ${CPU_SIZES:-1024,2048,4096} \
+        OMP_NUM_THREADS=$nt OMP_PROC_BIND=${OMP_BIND:-spread} OMP_PLACES=${OMP_PLACES_:-threads} $b --sizes ${CPU_SIZES:-1024,2048,4096} \
           --variants recompute,decoupled --tiles ${CPU_TILES:-128x8,256x8} --steps 10 --warmup 2 \
           --json "$out/bench-openmp-$prec-t$nt.json" | tee "$out/bench-openmp-$prec-t$nt.log"
       done
