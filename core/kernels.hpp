@@ -66,13 +66,11 @@ constexpr int max_tile_cells() {
 
 namespace detail {
 
-/// The primitives of cell (j, i). WithC = false leaves the pollutant out (c = 0): the CFL pass
-/// does not need it, and so does not read hc.
-template <bool WithC = true, class E>
+/// The primitives of cell (j, i).
+template <class E>
 KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Field<E>& H, int j, int i,
                                                Real eps_h) {
-  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), WithC ? w.hc(j, i) : Real(0), H(j, i),
-                        eps_h);
+  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), H(j, i), eps_h);
 }
 
 /// The flux part of a cell's update, branch-free (one statement for the device's update_cell and

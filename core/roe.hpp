@@ -105,6 +105,13 @@ KOKKOS_FORCEINLINE_FUNCTION Prim edge_prim(const CellPrim& p) {
   }
 }
 
+/// `use` ? the mirror image of `wet` (same h, H, ut, c, sqrt h; opposite un) : `self`, branch-free.
+KOKKOS_FORCEINLINE_FUNCTION Prim mirror_if(bool use, const Prim& wet, const Prim& self) {
+  return Prim{select(use, wet.h, self.h),   select(use, wet.H, self.H),
+              select(use, -wet.un, self.un), select(use, wet.ut, self.ut),
+              select(use, wet.c, self.c),   select(use, wet.sh, self.sh)};
+}
+
 /// How an edge is treated: between two dry cells (carries nothing), a wet/dry wall with the dry
 /// cell on the right or on the left (that cell gets nothing), or a normal edge (none of these).
 /// Classifies the edge and, for a wet/dry wall, replaces the dry side by the wet side's mirror.
@@ -119,18 +126,8 @@ KOKKOS_FORCEINLINE_FUNCTION void resolve_wet_dry(Prim& L, Prim& R, Real eps_h, b
   wall_right = wetL & !wetR & (L.h - L.H < -R.H);
   wall_left = !wetL & wetR & (R.h - R.H < -L.H);
   const Prim l = L, r = R;
-  R.h = select(wall_right, l.h, r.h);
-  R.H = select(wall_right, l.H, r.H);
-  R.un = select(wall_right, -l.un, r.un);
-  R.ut = select(wall_right, l.ut, r.ut);
-  R.c = select(wall_right, l.c, r.c);
-  R.sh = select(wall_right, l.sh, r.sh);
-  L.h = select(wall_left, r.h, l.h);
-  L.H = select(wall_left, r.H, l.H);
-  L.un = select(wall_left, -r.un, l.un);
-  L.ut = select(wall_left, r.ut, l.ut);
-  L.c = select(wall_left, r.c, l.c);
-  L.sh = select(wall_left, r.sh, l.sh);
+  R = mirror_if(wall_right, l, r);
+  L = mirror_if(wall_left, r, l);
 }
 
 /// Fraction of a wave with eigenvalue l that goes to the left cell: 1, 0, or 1/2 when l == 0.
