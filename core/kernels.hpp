@@ -97,12 +97,14 @@ KOKKOS_FORCEINLINE_FUNCTION void update_values(Real& h, Real& qx, Real& qy, Real
 }
 
 /// Manning friction, semi-implicit, of a wet cell (h >= eps_h, gn2 > 0): the factor r of
-/// q <- r q = q / (1 + dt g n^2 |u| / h^(4/3)), |u| / h^(4/3) = |q| / h^(7/3); cbrt_h = cbrt(h).
-/// `use` false (a dry cell, no friction) gives a finite value that the caller does not use.
+/// q <- r q = q / (1 + dt g n^2 |u| / h^(4/3)), |u| / h^(4/3) = |q| / h^(7/3), written with one
+/// division as r = h^(7/3) / (h^(7/3) + dt g n^2 |q|); cbrt_h = cbrt(h). `use` false (a dry cell,
+/// no friction) gives a finite value that the caller does not use.
 KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real qy, Real cbrt_h,
                                                  Real dt, Real gn2) {
   const Real qn = shwa::sqrt(qx * qx + qy * qy);
-  return Real(1) / (Real(1) + dt * gn2 * qn / safe_den(use, h * h * cbrt_h));
+  const Real h73 = select(use, h * h * cbrt_h, Real(1));
+  return h73 / (h73 + dt * gn2 * qn);
 }
 
 /// W^{n+1} of one cell from W^n (h, qx, qy, hc) and the sums of its edge fluctuations
@@ -206,6 +208,25 @@ template <class E>
 using ColumnPolicy =
     Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, SHWA_DEVICE_COLUMN_MIN_TEAMS>>;
 
+/// The Roe problem of the edge between L and R in the frame of direction Dir, on a device: where
+/// both cells are wet (almost every edge of most flows) without the wet/dry classification
+/// (roe_fluctuations<false>, which gives the same values), so that warps of wet edges skip it.
+template <int Dir>
+KOKKOS_FORCEINLINE_FUNCTION void device_roe(const CellPrim& L, const CellPrim& R, Real g, Real sg,
+                                            Real eps, Fluct& dm, Fluct& dp) {
+  if ((L.h >= eps) & (R.h >= eps))
+    roe_fluctuations<false>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, sg, eps, dm, dp);
+  else
+    roe_fluctuations<true>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, sg, eps, dm, dp);
+}
+
+/// The edge's wave-speed bound, on a device, likewise.
+template <int Dir>
+KOKKOS_FORCEINLINE_FUNCTION Real device_speed(const CellPrim& L, const CellPrim& R, Real g, Real eps) {
+  return (L.h >= eps) & (R.h >= eps) ? edge_speed<false>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, eps)
+                                     : edge_speed<true>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, eps);
+}
+
 /// W^n and the bottom of one cell as a column kernel reads them.
 struct RawCell {
   Real h, qx, qy, hc, H;
@@ -243,9 +264,11 @@ struct Column {
     if (!loads) return RawCell{0, 0, 0, 0, 0};
     return RawCell{w.h(j, i), w.qx(j, i), w.qy(j, i), WithC ? w.hc(j, i) : Real(0), H(j, i)};
   }
+  /// Speeds = true (the CFL pass): only what an x-edge's speed reads (h, H, u, sqrt h).
+  template <bool Speeds = false>
   KOKKOS_INLINE_FUNCTION void put_prim(const CellPrim& c) const {
-    s(lane) = c.h, s(kLanes + lane) = c.H, s(2 * kLanes + lane) = c.u;
-    s(3 * kLanes + lane) = c.v, s(4 * kLanes + lane) = c.c, s(5 * kLanes + lane) = c.sh;
+    s(lane) = c.h, s(kLanes + lane) = c.H, s(2 * kLanes + lane) = c.u, s(5 * kLanes + lane) = c.sh;
+    if (!Speeds) s(3 * kLanes + lane) = c.v, s(4 * kLanes + lane) = c.c;
   }
   /// The next lane's primitives (the last lane, which owns nothing, gets its own).
   KOKKOS_INLINE_FUNCTION CellPrim east_prim() const {
@@ -257,6 +280,9 @@ struct Column {
     s(6 * kLanes + lane) = f.h, s(7 * kLanes + lane) = f.qn, s(8 * kLanes + lane) = f.qt;
     s(9 * kLanes + lane) = f.hc;
   }
+  /// The CFL pass hands east one speed.
+  KOKKOS_INLINE_FUNCTION void put_east(Real speed) const { s(6 * kLanes + lane) = speed; }
+  KOKKOS_INLINE_FUNCTION Real speed_from_west() const { return s(6 * kLanes + (lane > 0 ? lane - 1 : 0)); }
   /// What the western lane handed east (lane 0, which owns nothing, gets its own).
   KOKKOS_INLINE_FUNCTION Fluct from_west() const {
     const int q = lane > 0 ? lane - 1 : 0;
@@ -307,21 +333,21 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
             const detail::RawCell raw = next;
             if (r < col.nrows) next = col.template load<false>(w, H, col.j0 + r + 1);
             const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, Real(0), raw.H, eps);
-            col.put_prim(c);
+            col.template put_prim<true>(c);
             m.team_barrier();
             Real sy = 0, sx = 0, sw = 0;
             if (r >= 0) {
-              sy = edge_speed(edge_prim<1>(below), edge_prim<1>(c), g, eps);  // south of row r
+              sy = detail::device_speed<1>(below, c, g, eps);  // south of row r
               if (r >= 1 && col.owned) {
                 const Real z = dy * (west + east) + dx * (south + sy);
                 if (z > lmax) lmax = z;
               }
             }
             if (r >= 0 && r < col.nrows) {
-              sx = edge_speed(edge_prim<0>(c), edge_prim<0>(col.east_prim()), g, eps);  // east of the cell
-              col.put_east(Fluct{sx, 0, 0, 0});
+              sx = detail::device_speed<0>(c, col.east_prim(), g, eps);  // east of the cell
+              col.put_east(sx);
               m.team_barrier();
-              sw = col.from_west().h;
+              sw = col.speed_from_west();
             }
             below = c, west = sw, east = sx, south = sy;
           }
@@ -419,7 +445,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
             if (r >= 0) {
               // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
               Fluct dm, dp;
-              roe_fluctuations(edge_prim<1>(below), edge_prim<1>(c), g, sg, eps, dm, dp);
+              detail::device_roe<1>(below, c, g, sg, eps, dm, dp);
               if (r >= 1 && col.owned)
                 detail::update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
                                     detail::add(my_below, dm), fx, fy, dt,
@@ -429,7 +455,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
             if (r >= 0 && r < col.nrows) {
               // The x-edge east of the cell: D- stays, D+ goes to the next lane.
               Fluct dm, dp;
-              roe_fluctuations(edge_prim<0>(c), edge_prim<0>(col.east_prim()), g, sg, eps, dm, dp);
+              detail::device_roe<0>(c, col.east_prim(), g, sg, eps, dm, dp);
               col.put_east(dp);
               m.team_barrier();
               mx = detail::add(col.from_west(), dm);
