@@ -8,12 +8,16 @@
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
 #   float    CUDA single precision: build shwa_bench, run it
 #   bounds   shwa_bench built with each launch bound $BOUND_VAR = $BOUNDS (default: the column kernels'
-#            SHWA_DEVICE_COLUMN_MIN_TEAMS = 8 12 16 24), 8192^2
+#            SHWA_DEVICE_COLUMN_MIN_TEAMS = 8 12 16 24), at $BOUND_SIZES (8192); BOUND_MACRO=1: the
+#            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
 #            GPU-over-CPU speedup table (run bench and float first); OMP_BIND (spread) and
 #            OMP_PLACES_ (threads) set the binding
-#   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix)
+#   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix);
+#            with NCU_SOURCE=1 also the instructions and stall samples of each SASS instruction
+#            (ncu-sass.csv) and their opcode mix a cell (perf/ncu_sass.py); LINEINFO=1 at the build
+#            step adds the source lines to the report
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
 #            first 8 files of $OUT and no more)
 #   perf/gpu_session.sh build test bench
@@ -45,7 +49,8 @@ for step in "$@"; do
       cmake --build --preset openmp -j 8 --target shwa_bench >> "$out/openmp-build.log" 2>&1 ||
       echo "OpenMP build FAILED" >> "$out/openmp-build.log" ) &
     scripts/build-kokkos.sh cuda || exit 1
-    cmake --preset cuda "${cfg[@]}" > "$out/configure-cuda.log" 2>&1 || { tail -30 "$out/configure-cuda.log"; exit 1; }
+    li=(); [ "${LINEINFO:-0}" = 1 ] && li=(-DCMAKE_CXX_FLAGS=-lineinfo)  # debug info only, same code
+    cmake --preset cuda "${cfg[@]}" "${li[@]}" > "$out/configure-cuda.log" 2>&1 || { tail -30 "$out/configure-cuda.log"; exit 1; }
     cmake --build --preset cuda -j "$SHWA_JOBS" > "$out/build-cuda.log" 2>&1 || { grep -m20 -A3 error "$out/build-cuda.log"; exit 1; }
     wait; grep -h "host ISA" "$out/openmp-build.log"; tail -1 "$out/openmp-build.log" ;;
   test)
@@ -68,11 +73,12 @@ for step in "$@"; do
   bounds)
     bv=${BOUND_VAR:-SHWA_DEVICE_COLUMN_MIN_TEAMS}
     for b in ${BOUNDS:-8 12 16 24}; do
-      cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF -D$bv=$b > /dev/null 2>&1 &&
+      def=(-D$bv=$b); [ "${BOUND_MACRO:-0}" = 1 ] && def=(-DCMAKE_CXX_FLAGS=-D$bv=$b)
+      cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
         cmake --build "build/cuda-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-mt$b.log" 2>&1 &
     done; wait
     for b in ${BOUNDS:-8 12 16 24}; do
-      echo "-- $bv=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes 8192 --tiles "$TILES"
+      echo "-- $bv=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES"
     done 2>&1 | tee "$out/bench-bounds.log" ;;
   openmp)
     ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
@@ -92,7 +98,14 @@ for step in "$@"; do
       --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
       --section ComputeWorkloadAnalysis --section InstructionStats --section MemoryWorkloadAnalysis \
       build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --tiles ${NCU_TILE:-32x4} --steps 3 --warmup 1 > "$out/ncu.txt" 2>&1
-    grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size|Stall|Issue Slots|Executed Ipc" "$out/ncu.txt" | cut -c1-140 | head -60 ;;
+    grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size|Stall|Issue Slots|Executed Ipc" "$out/ncu.txt" | cut -c1-140 | head -60
+    if [ "${NCU_SOURCE:-0}" = 1 ]; then
+      ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"flux_update|cfl" --launch-skip 2 --launch-count 2 \
+        --section SourceCounters --section WarpStateStats --import-source yes -o "$out/ncu-source" -f \
+        build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --steps 3 --warmup 1 > /dev/null 2>&1
+      ncu -i "$out/ncu-source.ncu-rep" --page source --csv --print-source sass > "$out/ncu-sass.csv" 2>&1
+      python3 perf/ncu_sass.py "$out/ncu-sass.csv" --cells $((4096 * 4096)) | tee "$out/ncu-sass.txt"
+    fi ;;
   pack)
     # Only session.tgz stays: the device tool returns the first 8 files of $OUT and no more.
     tar czf /tmp/session.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/session.tgz "$out/" ;;
