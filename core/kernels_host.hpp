@@ -191,8 +191,12 @@ void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
     qy1[tx] = qy;
     hc1[tx] = hc;
   }
-  for (int tx = 0; tx < ntx; ++tx)
-    if (tmp.clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(tmp.clip[tx]));
+  Real clip_max = 0;  // almost always 0: then no cell needs counting
+  SHWA_SIMD_MAX(clip_max)
+  for (int tx = 0; tx < ntx; ++tx) clip_max = shwa::max(clip_max, tmp.clip[tx]);
+  if (clip_max > Real(0))
+    for (int tx = 0; tx < ntx; ++tx)
+      if (tmp.clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(tmp.clip[tx]));
   if (has_n) {
     const Real* g = &gn2_field(j, i0);
     for (int tx = 0; tx < ntx; ++tx) tmp.gn2[tx] = g[tx];
