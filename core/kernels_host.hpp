@@ -362,6 +362,28 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
       });
 }
 
+/// Recompute: cell (j, i) solves its four edges and writes the sums of their fluctuations to
+/// mx[t] (west D+ plus east D-) and my[t] (south D+ plus north D-); `rare`: whether an edge
+/// needed a rare case. A function of its own rather than the body of the `omp simd` loop: GCC gives
+/// each local of such a body whose address is taken (an output of roe_solve) one struct a SIMD
+/// lane, and it then found the fluctuations' fields strided and left the float loop scalar (4x
+/// slower); inside an inlined function they are plain values.
+template <bool MaybeDry, bool Rare, class E>
+KOKKOS_FORCEINLINE_FUNCTION void recompute_sums(const Conserved<E>& w, const Field<E>& H, int j, int i,
+                                                Real g, Real sg, Real eps, const FluctRow mx,
+                                                const FluctRow my, int t, bool& rare) {
+  const Stencil st(w, H, j, i, eps);
+  Fluct mw, pw, me, pe, ms, ps, mn, pn;  // D-, D+ of the west, east, south, north edge
+  bool rw, re, rs, rn;
+  roe_solve<MaybeDry, Rare>(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw, rw);
+  roe_solve<MaybeDry, Rare>(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe, re);
+  roe_solve<MaybeDry, Rare>(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps, rs);
+  roe_solve<MaybeDry, Rare>(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn, rn);
+  mx.set(t, add(pw, me));
+  my.set(t, add(ps, mn));
+  rare = rw | re | rs | rn;
+}
+
 /// Host body of flux_update_recompute: one thread a tile; each cell solves its four edges (interior
 /// edges twice, as on the device), one cell a SIMD lane; the sums go through a row of scratch to
 /// update_row.
@@ -403,17 +425,9 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
           int rare = 0;
           SHWA_SIMD_OR(rare)
           for (int tx = 0; tx < n; ++tx) {
-            const int i = i0 + tx;
-            const Stencil st(lw, lH, j, i, leps);
-            Fluct mw, pw, me, pe, ms, ps, mn, pn;  // D-, D+ of the west, east, south, north edge
-            bool rw, re, rs, rn;
-            roe_solve<D, R>(edge_prim<0>(st.w), edge_prim<0>(st.c), lg, lsg, leps, mw, pw, rw);
-            roe_solve<D, R>(edge_prim<0>(st.c), edge_prim<0>(st.e), lg, lsg, leps, me, pe, re);
-            roe_solve<D, R>(edge_prim<1>(st.s), edge_prim<1>(st.c), lg, lsg, leps, ms, ps, rs);
-            roe_solve<D, R>(edge_prim<1>(st.c), edge_prim<1>(st.n), lg, lsg, leps, mn, pn, rn);
-            mx.set(tx, add(pw, me));
-            my.set(tx, add(ps, mn));
-            rare |= int((rw | re | rs | rn) & !R);
+            bool r;
+            recompute_sums<D, R>(lw, lH, j, i0 + tx, lg, lsg, leps, mx, my, tx, r);
+            rare |= int(r & !R);
           }
           return rare != 0;
         };
