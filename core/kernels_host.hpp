@@ -123,7 +123,8 @@ inline void speed_row(const PrimRow L, const PrimRow R, int n, Real g, Real eps,
 
 /// The cube root of x > 0 in plain arithmetic and without a division, so that it vectorizes and
 /// keeps the divider free (libm's cbrt is a call, a vector math library would give other bits in
-/// SIMD lanes than in the scalar remainder, and divisions are what the host's Roe loops wait on):
+/// SIMD lanes than in the scalar remainder, and divisions are the slowest SIMD instructions of the
+/// step, shared with the Roe loops' own):
 /// y ~ x^(-1/3) from the bits (minus the exponent over 3, about 5 bits), Newton's iteration for
 /// the inverse cube root y <- y (4 - x y^3) / 3, which doubles the correct bits each time and
 /// divides by nothing (3 iterations in double, 2 in float), then cbrt x = x y^2 with a last
