@@ -153,11 +153,6 @@ inline Real cbrt_arith(Real x) {
   return c - (c * c * c - x) * y2 * third;
 }
 
-/// Scratch rows the host update needs besides the sums: clipped water, g n^2.
-struct UpdateTmp {
-  Real *clip, *gn2;
-};
-
 /// The sums of a row's fluctuations as update_row reads them, cell tx: x (west D+ plus east D-) and
 /// y (south D+ plus north D-). Recompute: rows of sums its loop has formed.
 struct SumRows {
@@ -174,45 +169,64 @@ struct EdgeRows {
   Fluct y(int tx) const { return add(south.get(tx), north.get(tx)); }
 };
 
-/// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time): the flux part in a
-/// SIMD loop, then the Manning friction in a SIMD loop. The clipped water is counted cell by cell,
-/// as update_cell does. Sums: SumRows or EdgeRows.
+/// The rows update_row reads (W^n, g n^2 if per cell) and writes (W^{n+1}).
+struct UpdateRows {
+  const Real *h0, *qx0, *qy0, *hc0, *gn2;
+  Real *h1, *qx1, *qy1, *hc1;
+};
+
+/// W^{n+1} of cell tx of the row: the flux part (update_values), then the Manning friction
+/// (friction_factor) where Friction, with g n^2 from the field's row where PerCell, else gn2c. The
+/// body of update_row's SIMD loop, as a function of its own so that its fluctuation sums are plain
+/// values (see recompute_sums).
+template <bool Friction, bool PerCell, class Sums>
+KOKKOS_FORCEINLINE_FUNCTION void update_one(const UpdateRows& r, int tx, const Sums& sums, Real gn2c,
+                                            Real fx, Real fy, Real dt, Real eps, Real& clip) {
+  Real h = r.h0[tx], qx = r.qx0[tx], qy = r.qy0[tx], hc = r.hc0[tx];
+  update_values(h, qx, qy, hc, sums.x(tx), sums.y(tx), fx, fy, eps, clip);
+  if constexpr (Friction) {
+    const Real gn2 = PerCell ? r.gn2[tx] : gn2c;
+    const bool use = (h >= eps) & (gn2 > Real(0));
+    const Real f = friction_factor(use, h, qx, qy, cbrt_arith(select(use, h, Real(1))), dt, gn2);
+    qx = select(use, qx * f, qx);
+    qy = select(use, qy * f, qy);
+  }
+  r.h1[tx] = h;
+  r.qx1[tx] = qx;
+  r.qy1[tx] = qy;
+  r.hc1[tx] = hc;
+}
+
+template <bool Friction, bool PerCell, class Sums>
+void update_row_impl(const UpdateRows r, int ntx, const Sums sums, Real gn2c, Real fx, Real fy,
+                     Real dt, Real eps, Real* clip) {
+  SHWA_SIMD
+  for (int tx = 0; tx < ntx; ++tx)
+    update_one<Friction, PerCell>(r, tx, sums, gn2c, fx, fy, dt, eps, clip[tx]);
+}
+
+/// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time), one SIMD loop
+/// (update_one). The clipped water goes to the scratch row `clip` and is counted cell by cell, as
+/// update_cell does. Sums: SumRows or EdgeRows.
 template <class E, class Sums>
 void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
                 bool has_n, Real gn2c, int j, int i0, int ntx, const Sums sums, Real fx, Real fy,
-                Real dt, Real eps, const UpdateTmp tmp, const ClipCounter<E>& clipped) {
-  const Real *h0 = &w.h(j, i0), *qx0 = &w.qx(j, i0), *qy0 = &w.qy(j, i0), *hc0 = &w.hc(j, i0);
-  Real *h1 = &out.h(j, i0), *qx1 = &out.qx(j, i0), *qy1 = &out.qy(j, i0), *hc1 = &out.hc(j, i0);
-  SHWA_SIMD
-  for (int tx = 0; tx < ntx; ++tx) {
-    Real h = h0[tx], qx = qx0[tx], qy = qy0[tx], hc = hc0[tx];
-    update_values(h, qx, qy, hc, sums.x(tx), sums.y(tx), fx, fy, eps, tmp.clip[tx]);
-    h1[tx] = h;
-    qx1[tx] = qx;
-    qy1[tx] = qy;
-    hc1[tx] = hc;
-  }
+                Real dt, Real eps, Real* clip, const ClipCounter<E>& clipped) {
+  const UpdateRows r{&w.h(j, i0),   &w.qx(j, i0),   &w.qy(j, i0),   &w.hc(j, i0),
+                     has_n ? &gn2_field(j, i0) : nullptr,
+                     &out.h(j, i0), &out.qx(j, i0), &out.qy(j, i0), &out.hc(j, i0)};
+  if (has_n)
+    update_row_impl<true, true>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
+  else if (gn2c > Real(0))
+    update_row_impl<true, false>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
+  else
+    update_row_impl<false, false>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
   Real clip_max = 0;  // almost always 0: then no cell needs counting
   SHWA_SIMD_MAX(clip_max)
-  for (int tx = 0; tx < ntx; ++tx) clip_max = shwa::max(clip_max, tmp.clip[tx]);
+  for (int tx = 0; tx < ntx; ++tx) clip_max = shwa::max(clip_max, clip[tx]);
   if (clip_max > Real(0))
     for (int tx = 0; tx < ntx; ++tx)
-      if (tmp.clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(tmp.clip[tx]));
-  if (has_n) {
-    const Real* g = &gn2_field(j, i0);
-    for (int tx = 0; tx < ntx; ++tx) tmp.gn2[tx] = g[tx];
-  } else {
-    if (!(gn2c > Real(0))) return;
-    for (int tx = 0; tx < ntx; ++tx) tmp.gn2[tx] = gn2c;
-  }
-  SHWA_SIMD
-  for (int tx = 0; tx < ntx; ++tx) {
-    const Real h = h1[tx], qx = qx1[tx], qy = qy1[tx], gn2 = tmp.gn2[tx];
-    const bool use = (h >= eps) & (gn2 > Real(0));
-    const Real r = friction_factor(use, h, qx, qy, cbrt_arith(select(use, h, Real(1))), dt, gn2);
-    qx1[tx] = select(use, qx * r, qx);
-    qy1[tx] = select(use, qy * r, qy);
-  }
+      if (clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(clip[tx]));
 }
 
 /// Team scratch of the host sweeps (flat, structure of arrays):
@@ -220,14 +234,14 @@ void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
 ///          neighbouring rows and columns (corners unused);
 ///   edges  5 rows of 4 arrays over TX + 1 edges: the D- and D+ of the rows of edges being solved
 ///          (the CFL pass keeps edge speeds in their first arrays);
-///   tmp    2 arrays over TX + 1: update_row's clipped water and g n^2.
+///   clip   1 array over TX + 1: update_row's clipped water.
 template <class E>
 struct HostTileScratch {
   int TX, px, npos;
   Real* base;
 
   static size_t reals(const Tiling& t) {
-    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 22 * size_t(t.tx + 1);
+    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 21 * size_t(t.tx + 1);
   }
   static size_t bytes(const Tiling& t) { return ScratchArray<E>::shmem_size(reals(t)); }
 
@@ -248,11 +262,8 @@ struct HostTileScratch {
     return PrimRow{prim(0) + q, prim(1) + q, Dir == 0 ? u : v, Dir == 0 ? v : u, prim(4) + q,
                    prim(5) + q};
   }
-  /// update_row's scratch rows.
-  UpdateTmp tmp() const {
-    Real* a = base + 6 * size_t(npos) + 20 * (size_t(TX) + 1);
-    return UpdateTmp{a, a + TX + 1};
-  }
+  /// update_row's scratch row.
+  Real* clip() const { return base + 6 * size_t(npos) + 20 * (size_t(TX) + 1); }
   /// Row s (0 to 4) of fluctuations of the edges being solved.
   FluctRow edges(int s) const {
     const size_t ne = size_t(TX) + 1;
@@ -352,12 +363,12 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
         const FluctRow xm = s.edges(0), xp = s.edges(1), ym = s.edges(2);
         FluctRow south = s.edges(3), north = s.edges(4);
         roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
-        const UpdateTmp tmp = s.tmp();
+        Real* const clip = s.clip();
         for (int ty = 0; ty < nty; ++ty) {
           roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
           roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
           update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
-                     EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, tmp, clipped);
+                     EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped);
           std::swap(south, north);
         }
       });
@@ -403,14 +414,14 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
   Kokkos::parallel_for(
       "shwa::flux_update_recompute",
       tile_policy<E>(box, tiling, 1)
-          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(10 * nrow))),
+          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(9 * nrow))),
       [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
-        Real* a = ScratchArray<E>(m.team_scratch(0), 10 * nrow).data();
+        Real* a = ScratchArray<E>(m.team_scratch(0), 9 * nrow).data();
         const FluctRow mxr{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
         const FluctRow myr{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
-        const UpdateTmp tmp{a + 8 * nrow, a + 9 * nrow};
+        Real* const clip = a + 8 * nrow;
         // The row's cells and their four neighbours, all wet or not (MaybeDry), and their edges'
         // rare cases left out or not (Rare), as in roe_row; returns whether an edge needed one.
         auto fluxes_impl = [&](int j, int i0, auto maybe_dry, auto rare_cases) {
@@ -448,7 +459,7 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
           else
             fluxes(j, i0, std::true_type{});
           update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows{mxr, myr}, fx, fy, dt, eps,
-                     tmp, clipped);
+                     clip, clipped);
         }
       });
 }
