@@ -272,6 +272,8 @@ struct HostTileScratch {
   }
 
   /// Primitive values of the tile and of its four neighbouring rows and columns.
+  /// WithC = false (the CFL pass, whose speeds do not read it) leaves the concentration out.
+  template <bool WithC = true>
   void load(const Conserved<E>& w, const Field<E>& H, const Tile& tl, Real eps) const {
     for (int ty = -1; ty <= tl.nty; ++ty) {
       const bool inner = ty >= 0 && ty < tl.nty;
@@ -284,12 +286,12 @@ struct HostTileScratch {
            *pc = prim(4) + q, *psh = prim(5) + q;
       SHWA_SIMD
       for (int tx = a; tx < b; ++tx) {
-        const CellPrim c = make_cell_prim(h[tx], qx[tx], qy[tx], hc[tx], Hb[tx], eps);
+        const CellPrim c = make_cell_prim(h[tx], qx[tx], qy[tx], WithC ? hc[tx] : Real(0), Hb[tx], eps);
         ph[tx] = c.h;
         pH[tx] = c.H;
         pu[tx] = c.u;
         pv[tx] = c.v;
-        pc[tx] = c.c;
+        if (WithC) pc[tx] = c.c;
         psh[tx] = c.sh;
       }
     }
@@ -315,7 +317,7 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
-        s.load(w, H, tl, eps);
+        s.template load<false>(w, H, tl, eps);
         // Row by row, as the update: the speeds of the row's x-edges and of the y-edges north of it,
         // then the row's Z_i; the y-edges north of a row are the next row's south.
         Real *sx = s.edges(0).h, *south = s.edges(1).h, *north = s.edges(2).h;
