@@ -13,8 +13,11 @@
 //     without the rare cases (entropy fix, outflow limit) and again with them only if one of its
 //     edges needs one, and without the wet/dry classification where all its cells are wet;
 //   * the cell update (update_row: update_values and friction_factor of kernels.hpp, the pieces of
-//     update_cell) is two SIMD loops, the flux part then the Manning friction, whose cube root is
+//     update_cell) is one SIMD loop, the flux part then the Manning friction, whose cube root is
 //     computed in plain arithmetic (cbrt_arith: libm's cbrt is a call, which does not vectorize).
+// The bodies of the recompute and update loops are functions of their own (recompute_sums,
+// update_one): GCC gives an `omp simd` body's address-taken locals (fluctuations handed by
+// reference) one struct a lane, and with several of them it left the float loops scalar.
 // The Roe solver is the one of roe.hpp; no physics is restated here. Additions into a cell are made
 // in the order of the device kernels (west D+ then east D-, south D+ then north D-), and without FMA
 // contraction (see core/CMakeLists.txt) a SIMD lane computes the same bits as a scalar iteration, so
