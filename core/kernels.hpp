@@ -18,6 +18,7 @@
 #pragma once
 
 #include "fields.hpp"
+#include "quiet.hpp"
 #include "roe.hpp"
 #include "types.hpp"
 
@@ -44,10 +45,11 @@ using ClipCounter = Kokkos::View<double, typename E::memory_space>;
 
 /// Tile shapes of the kernels. tx x ty cells: the host sweeps' tiles (one thread a tile) and the
 /// device recompute kernel's teams (one thread a cell). `rows`: how many rows a team of the device
-/// decoupled and CFL kernels sweeps (detail::Column below).
+/// decoupled and CFL kernels sweeps (detail::Column below); 0: chosen from the box's size, so that
+/// small blocks still give every multiprocessor teams to run (detail::column_rows).
 struct Tiling {
   int tx = 32, ty = 8;
-  int rows = 64;
+  int rows = 0;
 };
 
 /// The most threads of a team of the device recompute kernel, hence cells of its tile (one thread a
@@ -107,14 +109,15 @@ KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real
   return h73 / (h73 + dt * gn2 * qn);
 }
 
-/// W^{n+1} of one cell from W^n (h, qx, qy, hc) and the sums of its edge fluctuations
-/// (update_values), then the Manning friction (friction_factor); written to `out`.
+/// W^{n+1} of one cell from W^n (h0, qx0, qy0, hc0) and the sums of its edge fluctuations
+/// (update_values), then the Manning friction (friction_factor); written to `out`. Returns whether
+/// the new state is active (QuietMap).
 template <class E>
-KOKKOS_FORCEINLINE_FUNCTION void update_cell(Real h, Real qx, Real qy, Real hc, const Conserved<E>& out,
+KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real hc0, const Conserved<E>& out,
                                              int j, int i, const Fluct& Mx, const Fluct& My, Real fx,
                                              Real fy, Real dt, Real gn2, Real eps_h,
                                              const ClipCounter<E>& clipped) {
-  Real clip;
+  Real h = h0, qx = qx0, qy = qy0, hc = hc0, clip;
   update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip);
   if (clip > Real(0)) Kokkos::atomic_add(&clipped(), double(clip));
   if (h >= eps_h && gn2 > Real(0)) {
@@ -126,6 +129,7 @@ KOKKOS_FORCEINLINE_FUNCTION void update_cell(Real h, Real qx, Real qy, Real hc, 
   out.qx(j, i) = qx;
   out.qy(j, i) = qy;
   out.hc(j, i) = hc;
+  return active_cell(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
 }
 
 KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
@@ -238,24 +242,43 @@ struct Column {
   static constexpr int kOwned = kLanes - 2;
   /// Per lane: 6 primitives and 4 values handed east.
   static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(10 * kLanes); }
+  static long teams(const Box& box, int rows) {
+    return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
+  }
+  /// `rows` (resolved by column_rows) a team.
   static ColumnPolicy<E> policy(const Box& box, int rows) {
     if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
-    const long n = long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
-    return ColumnPolicy<E>(int(n), kLanes).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
+    return ColumnPolicy<E>(int(teams(box, rows)), kLanes).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
   }
 
   ScratchArray<E> s;
-  int lane, i, j0, nrows;
+  int lane, i, i0, i1, j0, nrows;  // the team's cells: columns [i0, i1), rows [j0, j0 + nrows)
   bool owned, loads;  // owns its cell (updates it, counts it); its column exists in memory
   KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows)
       : s(m.team_scratch(0), 10 * kLanes), lane(m.team_rank()) {
     const int ncols = (b.nx() + kOwned - 1) / kOwned;
-    const int i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
+    i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
+    i1 = b.i1 - i0 < kOwned ? b.i1 : i0 + kOwned;
     j0 = b.j0 + (m.league_rank() / ncols) * rows;
     nrows = b.j1 - j0 < rows ? b.j1 - j0 : rows;
     i = i0 - 1 + lane;
     owned = lane > 0 && lane <= kOwned && i < b.i1;
     loads = i <= b.i1;
+  }
+  /// Marks the squares of the QuietMap that hold this team's active cells: each lane passes the
+  /// first and last row (r_lo > r_hi: none) in which its cell was active, and the first lane of
+  /// each square's columns marks the rows its square's lanes found.
+  KOKKOS_INLINE_FUNCTION void mark_active(const Member& m, const QuietMap<E>& q, int r_lo, int r_hi) const {
+    s(6 * kLanes + lane) = Real(r_lo), s(7 * kLanes + lane) = Real(r_hi);
+    m.team_barrier();
+    constexpr int K = QuietMap<E>::kCells;
+    if (!owned || !(lane == 1 || i % K == 0)) return;
+    int lo = r_lo, hi = r_hi;
+    for (int l = lane + 1; l <= kOwned && i0 - 1 + l < i1 && (i0 - 1 + l) % K != 0; ++l) {
+      lo = shwa::min(lo, int(s(6 * kLanes + l)));
+      hi = shwa::max(hi, int(s(7 * kLanes + l)));
+    }
+    if (lo <= hi) q.mark(i, i + 1, j0 + lo, j0 + hi + 1);
   }
   /// W^n of this lane's cell in row j (zeros where its column lies beyond the box's ghosts).
   /// WithC = false leaves hc out (the CFL pass).
@@ -290,6 +313,23 @@ struct Column {
   }
 };
 
+/// Rows a team of the column kernels sweeps over `box`: `rows` where the deck sets it, else the
+/// most, from 64 down to 4 by halving, that still gives the device at least a team for every
+/// SHWA_DEVICE_COLUMN_FILL resident warps it can hold, so that a small block keeps every
+/// multiprocessor busy. A team loads two rows and solves one row of y-edges more than it updates:
+/// fewer rows cost (rows + 2) / rows of the loads, more rows leave multiprocessors idle.
+#ifndef SHWA_DEVICE_COLUMN_FILL
+#define SHWA_DEVICE_COLUMN_FILL 2
+#endif
+template <class E>
+int column_rows(const Box& box, int rows) {
+  if (rows > 0) return rows;
+  const long target = long(E().concurrency()) / kLanes / SHWA_DEVICE_COLUMN_FILL;
+  int r = 64;
+  while (r > 4 && Column<E>::teams(box, r) < target) r /= 2;
+  return r;
+}
+
 }  // namespace detail
 
 }  // namespace shwa
@@ -301,9 +341,10 @@ namespace shwa {
 
 /// The CFL time step over `box` (SPEC section 3): min over its cells of 2 CFL dx dy / Z_i,
 /// Z_i = sum over the cell's edges of |E| (|un~| + a~). Infinity when no cell limits the step.
+/// Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped.
 template <class E>
 Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
-                Real cfl, const Tiling& tiling) {
+                Real cfl, const Tiling& tiling, const QuietMap<E>& quiet) {
   Real result = std::numeric_limits<Real>::max();
   if (box.empty()) return result;
   const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
@@ -312,19 +353,21 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
     // the same sums in the same order as the device path below.
-    return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling);
+    return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling, quiet);
   } else {
     // Device: teams of columns (detail::Column), each edge's speed computed once, by the same line
     // of code for every x-edge and every y-edge; each cell then sums its four edges in the host
     // path's order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly
     // (a correctly rounded division is monotone), and it saves a division a cell.
     using Col = detail::Column<E>;
-    const int rows = tiling.rows;
+    const int rows = detail::column_rows<E>(box, tiling.rows);
+    const QuietMap<E> q = quiet;
     Real zmax = 0;
     Kokkos::parallel_reduce(
         "shwa::cfl_max_z", Col::policy(box, rows),
         KOKKOS_LAMBDA(const typename Col::Member& m, Real& lmax) {
           const Col col(m, b, rows);
+          if (team_quiet(m, q, col.i0, col.i1, col.j0, col.j0 + col.nrows)) return;
           CellPrim below{0, 0, 0, 0, 0, 0};
           Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
           detail::RawCell next = col.template load<false>(w, H, col.j0 - 1);
@@ -358,15 +401,16 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
 }
 
 /// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
+/// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 template <class E>
 void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, Real dt,
                            const StepConstants& k, const Tiling& tiling,
-                           const ClipCounter<E>& clipped) {
+                           const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
   if (box.empty()) return;
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, one cell a SIMD lane (kernels_host.hpp).
-    detail::host_flux_update_recompute(w, out, H, gn2_field, box, dt, k, tiling, clipped);
+    detail::host_flux_update_recompute(w, out, H, gn2_field, box, dt, k, tiling, clipped, quiet);
     return;
   } else {
     const int TX = tiling.tx, TY = tiling.ty;
@@ -375,12 +419,15 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
     const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
     const bool has_n = gn2_field.extent(0) > 0;
     const Box b = box;
+    const QuietMap<E> q = quiet;
     Kokkos::parallel_for(
         "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling),
         KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m) {
           const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
           const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
+          if (team_quiet(m, q, i0, i0 + ntx, j0, j0 + nty)) return;
+          int active = 0;
+          Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t, int& act) {
             const int tx = t % TX, ty = t / TX;
             if (tx >= ntx || ty >= nty) return;
             const int i = i0 + tx, j = j0 + ty;
@@ -395,19 +442,23 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
             My = dp;
             roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
             My = detail::add(My, dm);
-            detail::update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), out, j, i, Mx, My, fx, fy,
-                                dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped);
-          });
+            if (detail::update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), out, j, i, Mx, My, fx,
+                                    fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped))
+              act = 1;
+          }, Kokkos::Max<int>(active));
+          // The whole tile's squares: more active squares than needed, never fewer.
+          if (q.on && active > 0 && m.team_rank() == 0) q.mark(i0, i0 + ntx, j0, j0 + nty);
         });
   }
 }
 
 /// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
+/// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 template <class E>
 void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, Real dt,
                            const StepConstants& k, const Tiling& tiling,
-                           const ClipCounter<E>& clipped) {
+                           const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
   if (box.empty()) return;
   const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
   const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
@@ -416,19 +467,22 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile sweeps it a row of edges at a time, SIMD (kernels_host.hpp); every
     // edge inside the tile is solved once.
-    detail::host_flux_update_decoupled(w, out, H, gn2_field, box, dt, k, tiling, clipped);
+    detail::host_flux_update_decoupled(w, out, H, gn2_field, box, dt, k, tiling, clipped, quiet);
   } else {
     // Device: teams of columns (detail::Column). Every x-edge is solved by one line of code and
     // every y-edge by another, each once inside a team; an edge on a team's border is solved by
     // both teams on the same bits, so it gives the same result whichever team (tile, block) solves
     // it, and the fields do not depend on the decomposition.
     using Col = detail::Column<E>;
-    const int rows = tiling.rows;
+    const int rows = detail::column_rows<E>(box, tiling.rows);
+    const QuietMap<E> q = quiet;
     Kokkos::parallel_for(
         "shwa::flux_update_decoupled", Col::policy(box, rows),
         KOKKOS_LAMBDA(const typename Col::Member& m) {
           const Col col(m, b, rows);
+          if (team_quiet(m, q, col.i0, col.i1, col.j0, col.j0 + col.nrows)) return;
           const int i = col.i;
+          int r_lo = col.nrows, r_hi = -1;  // rows in which this lane's cell was active
           CellPrim below{0, 0, 0, 0, 0, 0};
           Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
           Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
@@ -446,10 +500,13 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
               // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
               Fluct dm, dp;
               detail::device_roe<1>(below, c, g, sg, eps, dm, dp);
-              if (r >= 1 && col.owned)
-                detail::update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
-                                    detail::add(my_below, dm), fx, fy, dt,
-                                    has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped);
+              if (r >= 1 && col.owned &&
+                  detail::update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
+                                      detail::add(my_below, dm), fx, fy, dt,
+                                      has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped)) {
+                r_lo = shwa::min(r_lo, r - 1);
+                r_hi = r - 1;
+              }
               my = dp;
             }
             if (r >= 0 && r < col.nrows) {
@@ -463,6 +520,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
             below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
             mx_below = mx, my_below = my;
           }
+          if (q.on) col.mark_active(m, q, r_lo, r_hi);
         });
   }
 }

@@ -210,9 +210,10 @@ void update_row_impl(const UpdateRows r, int ntx, const Sums sums, Real gn2c, Re
 
 /// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time), one SIMD loop
 /// (update_one). The clipped water goes to the scratch row `clip` and is counted cell by cell, as
-/// update_cell does. Sums: SumRows or EdgeRows.
+/// update_cell does. Sums: SumRows or EdgeRows. Returns whether a cell of the row is active
+/// (QuietMap).
 template <class E, class Sums>
-void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
+bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
                 bool has_n, Real gn2c, int j, int i0, int ntx, const Sums sums, Real fx, Real fy,
                 Real dt, Real eps, Real* clip, const ClipCounter<E>& clipped) {
   const UpdateRows r{&w.h(j, i0),   &w.qx(j, i0),   &w.qy(j, i0),   &w.hc(j, i0),
@@ -230,6 +231,12 @@ void update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
   if (clip_max > Real(0))
     for (int tx = 0; tx < ntx; ++tx)
       if (clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(clip[tx]));
+  int active = 0;
+  SHWA_SIMD_OR(active)
+  for (int tx = 0; tx < ntx; ++tx)
+    active |= int(active_cell(r.h1[tx], r.qx1[tx], r.qy1[tx], r.hc1[tx], r.h0[tx], r.qx0[tx], r.qy0[tx],
+                              r.hc0[tx], eps));
+  return active != 0;
 }
 
 /// Team scratch of the host sweeps (flat, structure of arrays):
@@ -305,7 +312,7 @@ struct HostTileScratch {
 /// the order of the device kernel (west + east, south + north).
 template <class E>
 Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
-                     const StepConstants& k, Real cfl, const Tiling& tiling) {
+                     const StepConstants& k, Real cfl, const Tiling& tiling, const QuietMap<E>& q) {
   using Scr = HostTileScratch<E>;
   Real zmax = 0;
   const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
@@ -319,6 +326,7 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
       [=](const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmax) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
+        if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
         const Scr s(m, t);
         s.template load<false>(w, H, tl, eps);
         // Row by row, as the update: the speeds of the row's x-edges and of the y-edges north of it,
@@ -347,7 +355,7 @@ template <class E>
 void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                                 const Field<E>& gn2_field, const Box& box, Real dt,
                                 const StepConstants& k, const Tiling& tiling,
-                                const ClipCounter<E>& clipped) {
+                                const ClipCounter<E>& clipped, const QuietMap<E>& q) {
   using Scr = HostTileScratch<E>;
   const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
   const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
@@ -361,6 +369,7 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
       [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
+        if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
         const Scr s(m, t);
         s.load(w, H, tl, eps);
         // Row by row: the x-edges of row ty (edge e between cells e - 1 and e), the y-edges north of
@@ -372,8 +381,9 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
         for (int ty = 0; ty < nty; ++ty) {
           roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
           roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
-          update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
-                     EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped);
+          if (update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
+                         EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped) && q.on)
+            q.mark(tl.i0, tl.i0 + ntx, tl.j0 + ty, tl.j0 + ty + 1);
           std::swap(south, north);
         }
       });
@@ -408,7 +418,7 @@ template <class E>
 void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                                 const Field<E>& gn2_field, const Box& box, Real dt,
                                 const StepConstants& k, const Tiling& tiling,
-                                const ClipCounter<E>& clipped) {
+                                const ClipCounter<E>& clipped, const QuietMap<E>& q) {
   const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
   const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
   const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
@@ -423,6 +433,7 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
       [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
+        if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
         Real* a = ScratchArray<E>(m.team_scratch(0), 9 * nrow).data();
         const FluctRow mxr{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
         const FluctRow myr{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
@@ -463,8 +474,9 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
             fluxes(j, i0, std::false_type{});
           else
             fluxes(j, i0, std::true_type{});
-          update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows{mxr, myr}, fx, fy, dt, eps,
-                     clip, clipped);
+          if (update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows{mxr, myr}, fx, fy, dt, eps,
+                         clip, clipped) && q.on)
+            q.mark(i0, i0 + ntx, j, j + 1);
         }
       });
 }

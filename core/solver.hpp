@@ -34,6 +34,7 @@ struct SolverParams {
   double manning = 0.0;   // Manning's n where no per-cell field is set [s m^(-1/3)]
   Variant variant = Variant::Decoupled;
   Tiling tiling;
+  bool skip_dry = true;   // skip dry land that cannot change (QuietMap); the fields are the same
 
   void validate() const {
     auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
@@ -42,7 +43,7 @@ struct SolverParams {
     if (!(eps_h > 0)) fail("eps_h must be positive");
     if (!(manning >= 0)) fail("manning must not be negative");
     if (tiling.tx < 1 || tiling.ty < 1) fail("tile size must be at least 1 x 1");
-    if (tiling.rows < 1) fail("the device kernels' rows a team must be at least 1");
+    if (tiling.rows < 0) fail("the device kernels' rows a team must be at least 1 (0: automatic)");
   }
 };
 
@@ -53,7 +54,8 @@ class Solver {
 
   Solver(const Grid& grid, const SolverParams& params, Boundaries bc = Boundaries{})
       : grid_(grid), params_(params), bc_(grid, std::move(bc)), cur_("W", grid), next_("Wnext", grid),
-        H_("H", grid.ny_padded(), grid.nx_padded()) {
+        H_("H", grid.ny_padded(), grid.nx_padded()),
+        quiet_("quiet", grid.ny_padded(), grid.nx_padded(), grid.owned(), params.skip_dry) {
     params_.validate();
     if (std::int64_t(params_.tiling.tx) * params_.tiling.ty > max_tile_cells<E>())
       throw std::invalid_argument("tile size " + std::to_string(params_.tiling.tx) + "x" +
@@ -105,22 +107,43 @@ class Solver {
     ex.exchange(cur_);
     bc_.template fill<E>(cur_, H_, time_, k_.g, k_.eps_h);
     since_exchange_ = 0;
+    quiet_.reset();
   }
 
   /// The CFL step of the cells of `box` (no clipping, no reduction across blocks).
   Real local_dt(const Box& box) const {
-    return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling);
+    return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling, quiet_);
   }
 
   /// W^{n+1} over `box` from W^n, with the run's kernel variant.
   void update(const Box& box, Real dt) {
     if (params_.variant == Variant::Recompute)
-      flux_update_recompute(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_);
+      flux_update_recompute(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_, quiet_);
     else
-      flux_update_decoupled(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_);
+      flux_update_decoupled(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_, quiet_);
   }
 
-  void swap() { std::swap(cur_, next_); }
+  /// W^{n+1} becomes the state.
+  void swap() {
+    std::swap(cur_, next_);
+    quiet_.advance();
+  }
+
+  /// The fraction of the owned cells' squares of the QuietMap that are quiet in the current state
+  /// (0 with skipping off): how much dry land the next step skips, at most.
+  double quiet_fraction() const {
+    if (!quiet_.on) return 0;
+    constexpr int K = QuietMap<E>::kCells;
+    const Box o = grid_.owned();
+    const int jb0 = o.j0 / K, jb1 = (o.j1 - 1) / K, ib0 = o.i0 / K, ib1 = (o.i1 - 1) / K;
+    const auto last = quiet_.last;
+    const int epoch = quiet_.epoch;
+    long n = 0;
+    Kokkos::parallel_reduce(
+        "shwa::quiet_fraction", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({jb0, ib0}, {jb1 + 1, ib1 + 1}),
+        KOKKOS_LAMBDA(int jb, int ib, long& c) { c += last(jb, ib) < epoch ? 1 : 0; }, n);
+    return double(n) / (double(jb1 - jb0 + 1) * double(ib1 - ib0 + 1));
+  }
 
   /// Water volume [m^3] added by setting negative depths to zero since the start (this block).
   double clipped_volume() const {
@@ -181,6 +204,7 @@ class Solver {
   StepConstants k_;
   Conserved<E> cur_, next_;
   Field<E> H_, gn2_;
+  QuietMap<E> quiet_;
   ClipCounter<E> clipped_{"clipped"};
   double time_ = 0;
   long steps_ = 0;

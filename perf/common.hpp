@@ -20,14 +20,14 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 /// A tile shape "TXxTY" ("32x8"), optionally with the device column kernels' rows a team,
-/// "TXxTY/R" ("32x8/128"; Tiling::rows).
+/// "TXxTY/R" ("32x8/128"; Tiling::rows; without it, chosen from the grid's size).
 inline Tiling parse_tile(const std::string& s) {
   const auto tr = split(s, '/');
   const auto xy = tr.empty() ? tr : split(tr[0], 'x');
   if (xy.size() != 2 || tr.size() > 2) throw std::invalid_argument("tile '" + s + "' is not TXxTY or TXxTY/R");
   Tiling t{std::stoi(xy[0]), std::stoi(xy[1])};
   if (tr.size() == 2) t.rows = std::stoi(tr[1]);
-  if (t.tx < 1 || t.ty < 1 || t.rows < 1) throw std::invalid_argument("tile '" + s + "' has a zero or negative size");
+  if (t.tx < 1 || t.ty < 1 || (tr.size() == 2 && t.rows < 1)) throw std::invalid_argument("tile '" + s + "' has a zero or negative size");
   return t;
 }
 
