@@ -244,7 +244,7 @@ class MpiExchanger final : public Exchanger<E> {
     const FieldSet<E> src = fields;
     const int nf = fields.n;
     Kokkos::parallel_for(
-        "shwa::halo_pack", Kokkos::RangePolicy<E>(0, bands.cells(nf)),
+        "shwa::halo_pack", launch_light(Kokkos::RangePolicy<E>(0, bands.cells(nf))),
         KOKKOS_LAMBDA(const int idx) {
           int f, j, i;
           bands.locate(idx, nf, f, j, i);
@@ -257,7 +257,7 @@ class MpiExchanger final : public Exchanger<E> {
     const FieldSet<E> dst = fields;
     const int nf = fields.n;
     Kokkos::parallel_for(
-        "shwa::halo_unpack", Kokkos::RangePolicy<E>(0, bands.cells(nf)),
+        "shwa::halo_unpack", launch_light(Kokkos::RangePolicy<E>(0, bands.cells(nf))),
         KOKKOS_LAMBDA(const int idx) {
           int f, j, i;
           bands.locate(idx, nf, f, j, i);

@@ -186,7 +186,7 @@ class BoundaryFiller {
     const bool xside = side == West || side == East;
     const Real inward = (side == West || side == South) ? Real(1) : Real(-1);
     Kokkos::parallel_for(
-        "shwa::fill_boundary", Kokkos::RangePolicy<E>(0, len * ng), KOKKOS_LAMBDA(const int idx) {
+        "shwa::fill_boundary", launch_light(Kokkos::RangePolicy<E>(0, len * ng)), KOKKOS_LAMBDA(const int idx) {
           const int m = idx / len, p = idx % len;
           int jg, ig, jm, im, jn, in;
           geo.cells(side, m, p, jg, ig, jm, im, jn, in);
@@ -230,7 +230,7 @@ class BoundaryFiller {
     const Geometry geo = geometry();
     const int len = extent_along(side), ng = grid_.ng;
     Kokkos::parallel_for(
-        "shwa::fill_static_boundary", Kokkos::RangePolicy<E>(0, len * ng),
+        "shwa::fill_static_boundary", launch_light(Kokkos::RangePolicy<E>(0, len * ng)),
         KOKKOS_LAMBDA(const int idx) {
           const int m = idx / len, p = idx % len;
           int jg, ig, jm, im, jn, in;

@@ -129,7 +129,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
   out.qx(j, i) = qx;
   out.qy(j, i) = qy;
   out.hc(j, i) = hc;
-  return active_cell(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
+  return active_cell_branch(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
 }
 
 KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
@@ -179,13 +179,13 @@ using DevicePolicy =
     Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<SHWA_DEVICE_MAX_TEAM, SHWA_DEVICE_MIN_TEAMS>>;
 
 template <class E>
-DevicePolicy<E> device_tile_policy(const Box& box, const Tiling& t) {
+auto device_tile_policy(const Box& box, const Tiling& t) {
   if (t.tx * t.ty > max_tile_cells<E>())
     throw std::invalid_argument("tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
                                 " has more cells than a device tile may (" +
                                 std::to_string(max_tile_cells<E>()) + ")");
   const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
-  return DevicePolicy<E>(ntiles, t.tx * t.ty);
+  return launch_light(DevicePolicy<E>(ntiles, t.tx * t.ty));
 }
 
 /// The device decoupled and CFL kernels sweep the box with teams of kLanes threads ("columns"):
@@ -246,9 +246,10 @@ struct Column {
     return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
   }
   /// `rows` (resolved by column_rows) a team.
-  static ColumnPolicy<E> policy(const Box& box, int rows) {
+  static auto policy(const Box& box, int rows) {
     if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
-    return ColumnPolicy<E>(int(teams(box, rows)), kLanes).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
+    return launch_light(ColumnPolicy<E>(int(teams(box, rows)), kLanes))
+        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
   }
 
   ScratchArray<E> s;

@@ -36,12 +36,14 @@
 #define SHWA_SIMD SHWA_PRAGMA(omp simd)
 #define SHWA_SIMD_MIN(var) SHWA_PRAGMA(omp simd reduction(min : var))
 #define SHWA_SIMD_MAX(var) SHWA_PRAGMA(omp simd reduction(max : var))
+#define SHWA_SIMD_MAX2(a, b) SHWA_PRAGMA(omp simd reduction(max : a, b))
 #define SHWA_SIMD_OR(var) SHWA_PRAGMA(omp simd reduction(| : var))
 #else
 #define SHWA_SIMD_OR(var)
 #define SHWA_SIMD
 #define SHWA_SIMD_MIN(var)
 #define SHWA_SIMD_MAX(var)
+#define SHWA_SIMD_MAX2(a, b)
 #endif
 
 namespace shwa {
@@ -211,7 +213,7 @@ void update_row_impl(const UpdateRows r, int ntx, const Sums sums, Real gn2c, Re
 /// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time), one SIMD loop
 /// (update_one). The clipped water goes to the scratch row `clip` and is counted cell by cell, as
 /// update_cell does. Sums: SumRows or EdgeRows. Returns whether a cell of the row is active
-/// (QuietMap).
+/// (QuietMap): a wet cell answers for a row, and only rows without one compare old and new bits.
 template <class E, class Sums>
 bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
                 bool has_n, Real gn2c, int j, int i0, int ntx, const Sums sums, Real fx, Real fy,
@@ -225,13 +227,17 @@ bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
     update_row_impl<true, false>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
   else
     update_row_impl<false, false>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
-  Real clip_max = 0;  // almost always 0: then no cell needs counting
-  SHWA_SIMD_MAX(clip_max)
-  for (int tx = 0; tx < ntx; ++tx) clip_max = shwa::max(clip_max, clip[tx]);
+  Real clip_max = 0, h_max = 0;  // clip_max almost always 0: then no cell needs counting
+  SHWA_SIMD_MAX2(clip_max, h_max)
+  for (int tx = 0; tx < ntx; ++tx) {
+    clip_max = shwa::max(clip_max, clip[tx]);
+    h_max = shwa::max(h_max, r.h1[tx]);
+  }
   if (clip_max > Real(0))
     for (int tx = 0; tx < ntx; ++tx)
       if (clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(clip[tx]));
-  int active = 0;
+  if (h_max >= eps) return true;
+  int active = 0;  // (a NaN depth, which the maximum may pass over, is active here)
   SHWA_SIMD_OR(active)
   for (int tx = 0; tx < ntx; ++tx)
     active |= int(active_cell(r.h1[tx], r.qx1[tx], r.qy1[tx], r.hc1[tx], r.h0[tx], r.qx0[tx], r.qy0[tx],
@@ -378,14 +384,16 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
         FluctRow south = s.edges(3), north = s.edges(4);
         roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
         Real* const clip = s.clip();
+        int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
         for (int ty = 0; ty < nty; ++ty) {
           roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
           roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
           if (update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
-                         EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped) && q.on)
-            q.mark(tl.i0, tl.i0 + ntx, tl.j0 + ty, tl.j0 + ty + 1);
+                         EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped))
+            lo = std::min(lo, ty), hi = ty;
           std::swap(south, north);
         }
+        if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
       });
 }
 
@@ -462,6 +470,7 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
         auto fluxes = [&](int j, int i0, auto maybe_dry) {
           if (fluxes_impl(j, i0, maybe_dry, std::false_type{})) fluxes_impl(j, i0, maybe_dry, std::true_type{});
         };
+        int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
         for (int ty = 0; ty < nty; ++ty) {
           const int j = tl.j0 + ty, i0 = tl.i0;
           Real hmin = std::numeric_limits<Real>::max();
@@ -475,9 +484,10 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
           else
             fluxes(j, i0, std::true_type{});
           if (update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows{mxr, myr}, fx, fy, dt, eps,
-                         clip, clipped) && q.on)
-            q.mark(i0, i0 + ntx, j, j + 1);
+                         clip, clipped))
+            lo = std::min(lo, ty), hi = ty;
         }
+        if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
       });
 }
 

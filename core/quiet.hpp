@@ -80,6 +80,11 @@ template <class Member, class E>
 KOKKOS_INLINE_FUNCTION bool team_quiet(const Member& m, const QuietMap<E>& q, int i0, int i1, int j0,
                                        int j1) {
   if (!q.may_skip(i0, i1, j0, j1)) return false;
+  if constexpr (is_host_space<E>()) {  // one thread a team: no team reduction
+    for (int c = i0 - 1; c <= i1; ++c)
+      if (!q.quiet_column(c, j0 - 1, j1)) return false;
+    return true;
+  }
   int active = 0;
   Kokkos::parallel_reduce(
       Kokkos::TeamThreadRange(m, i1 - i0 + 2),
@@ -103,6 +108,14 @@ KOKKOS_FORCEINLINE_FUNCTION bool active_cell(Real h, Real qx, Real qy, Real hc, 
                                              Real qy0, Real hc0, Real eps_h) {
   return !(h < eps_h) | !same_bits(h, h0) | !same_bits(qx, qx0) | !same_bits(qy, qy0) |
          !same_bits(hc, hc0);
+}
+
+/// active_cell where a branch is cheaper than the comparisons (a device thread): a wet cell is
+/// active without them.
+KOKKOS_FORCEINLINE_FUNCTION bool active_cell_branch(Real h, Real qx, Real qy, Real hc, Real h0, Real qx0,
+                                                    Real qy0, Real hc0, Real eps_h) {
+  if (!(h < eps_h)) return true;
+  return !same_bits(h, h0) | !same_bits(qx, qx0) | !same_bits(qy, qy0) | !same_bits(hc, hc0);
 }
 
 }  // namespace shwa

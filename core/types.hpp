@@ -38,6 +38,15 @@ constexpr bool is_host_space() {
                                     typename ExecSpace::memory_space>::accessible;
 }
 
+/// The policy p with its kernels' functor passed as a kernel argument. Kokkos 3.x (CUDA) copies a
+/// functor of 512 bytes or more to constant memory instead, and first waits for the last kernel
+/// that used that memory to end, so that every such launch waits for the device and the host can
+/// no longer queue a step's kernels ahead of it. Functors up to 4 KB fit (the step's are below 1 KB).
+template <class Policy>
+auto launch_light(const Policy& p) {
+  return Kokkos::Experimental::require(p, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+}
+
 /// A half-open rectangle of cells in storage indices: [i0, i1) x [j0, j1).
 struct Box {
   int i0 = 0, i1 = 0, j0 = 0, j1 = 0;
