@@ -133,10 +133,23 @@ class BoundaryFiller {
   }
 
   /// Fills the ghost layers of the physical sides of w at time t. H must have its ghosts filled.
+  /// West and east, then south and north. The two sides of a pair neither write nor read each
+  /// other's cells where the block is at least ng cells across, so each pair is one kernel there
+  /// (fewer launches a step); the corners take the values of south and north, as they would in
+  /// that order one side at a time.
   template <class E>
   void fill(const Conserved<E>& w, const Field<E>& H, double t, Real g, Real eps_h) const {
-    for (int side = 0; side < kNumSides; ++side)
-      if (grid_.physical[side]) fill_side<E>(w, H, side, side_at(side, t), g, eps_h);
+    for (int first : {int(West), int(South)}) {
+      const int second = first + 1;
+      const bool wide = (first == West ? grid_.nx : grid_.ny) >= grid_.ng;
+      const bool a = grid_.physical[first], b = grid_.physical[second];
+      if (a && b && wide) {
+        fill_sides<E>(w, H, first, side_at(first, t), second, side_at(second, t), 2, g, eps_h);
+      } else {
+        if (a) fill_sides<E>(w, H, first, side_at(first, t), first, detail::SideBc{}, 1, g, eps_h);
+        if (b) fill_sides<E>(w, H, second, side_at(second, t), second, detail::SideBc{}, 1, g, eps_h);
+      }
+    }
   }
 
   /// Fills the bathymetry (or any static field) ghosts of the physical sides: mirrored at walls,
@@ -178,15 +191,21 @@ class BoundaryFiller {
     return (side == West || side == East) ? grid_.ny_padded() : grid_.nx_padded();
   }
 
+  /// The ghost layers of `nsides` (1 or 2) sides of one orientation (west/east or south/north):
+  /// side_a with bc_a, then side_b with bc_b.
   template <class E>
-  void fill_side(const Conserved<E>& w, const Field<E>& H, int side, const detail::SideBc bc, Real g,
-                 Real eps_h) const {
+  void fill_sides(const Conserved<E>& w, const Field<E>& H, int side_a, const detail::SideBc bc_a,
+                  int side_b, const detail::SideBc bc_b, int nsides, Real g, Real eps_h) const {
     const Geometry geo = geometry();
-    const int len = extent_along(side), ng = grid_.ng;
-    const bool xside = side == West || side == East;
-    const Real inward = (side == West || side == South) ? Real(1) : Real(-1);
+    const int len = extent_along(side_a), ng = grid_.ng;
+    const bool xside = side_a == West || side_a == East;
     Kokkos::parallel_for(
-        "shwa::fill_boundary", launch_light(Kokkos::RangePolicy<E>(0, len * ng)), KOKKOS_LAMBDA(const int idx) {
+        "shwa::fill_boundary", launch_light(Kokkos::RangePolicy<E>(0, nsides * len * ng)),
+        KOKKOS_LAMBDA(const int idx_all) {
+          const bool on_b = idx_all >= len * ng;
+          const int side = on_b ? side_b : side_a, idx = on_b ? idx_all - len * ng : idx_all;
+          const detail::SideBc& bc = on_b ? bc_b : bc_a;
+          const Real inward = (side == West || side == South) ? Real(1) : Real(-1);
           const int m = idx / len, p = idx % len;
           int jg, ig, jm, im, jn, in;
           geo.cells(side, m, p, jg, ig, jm, im, jn, in);

@@ -1,5 +1,5 @@
 // shwa/core/quiet.hpp — dry land that cannot change this step, so that the kernels skip it
-// (docs/method.md, "Skipping dry land").
+// (docs/kernels.md, "Skipping dry land").
 //
 // An edge between two dry cells carries nothing and has no wave speed (core/roe.hpp), and the update
 // of a dry cell with no flux leaves it as it is, once an update has applied the dry rule to it (its
