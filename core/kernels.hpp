@@ -119,6 +119,8 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
                                              const ClipCounter<E>& clipped) {
   Real h = h0, qx = qx0, qy = qy0, hc = hc0, clip;
   update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip);
+  // Before the friction, which changes only wet cells (active anyway): W^n is not kept past here.
+  const bool active = active_cell_branch(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
   if (clip > Real(0)) Kokkos::atomic_add(&clipped(), double(clip));
   if (h >= eps_h && gn2 > Real(0)) {
     const Real r = friction_factor(true, h, qx, qy, shwa::cbrt(h), dt, gn2);
@@ -129,7 +131,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
   out.qx(j, i) = qx;
   out.qy(j, i) = qy;
   out.hc(j, i) = hc;
-  return active_cell_branch(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
+  return active;
 }
 
 KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
@@ -253,33 +255,35 @@ struct Column {
   }
 
   ScratchArray<E> s;
-  int lane, i, i0, i1, j0, nrows;  // the team's cells: columns [i0, i1), rows [j0, j0 + nrows)
+  int lane, i, j0, nrows;  // the team's cells: columns [i0(), i1(b)), rows [j0, j0 + nrows)
   bool owned, loads;  // owns its cell (updates it, counts it); its column exists in memory
   KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows)
       : s(m.team_scratch(0), 10 * kLanes), lane(m.team_rank()) {
     const int ncols = (b.nx() + kOwned - 1) / kOwned;
-    i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
-    i1 = b.i1 - i0 < kOwned ? b.i1 : i0 + kOwned;
+    const int i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
     j0 = b.j0 + (m.league_rank() / ncols) * rows;
     nrows = b.j1 - j0 < rows ? b.j1 - j0 : rows;
     i = i0 - 1 + lane;
     owned = lane > 0 && lane <= kOwned && i < b.i1;
     loads = i <= b.i1;
   }
-  /// Marks the squares of the QuietMap that hold this team's active cells: each lane passes the
-  /// first and last row (r_lo > r_hi: none) in which its cell was active, and the first lane of
-  /// each square's columns marks the rows its square's lanes found.
-  KOKKOS_INLINE_FUNCTION void mark_active(const Member& m, const QuietMap<E>& q, int r_lo, int r_hi) const {
-    s(6 * kLanes + lane) = Real(r_lo), s(7 * kLanes + lane) = Real(r_hi);
-    m.team_barrier();
+  KOKKOS_INLINE_FUNCTION int i0() const { return i + 1 - lane; }
+  KOKKOS_INLINE_FUNCTION int i1(const Box& b) const { return b.i1 - i0() < kOwned ? b.i1 : i0() + kOwned; }
+
+  /// Marks the squares of the QuietMap under the team's columns that hold an active cell: each
+  /// lane passes whether its cell was active in any row, and the first lane of each square's
+  /// columns marks the team's rows of that square column where one of its lanes was. (Per lane
+  /// and row, tracking which rows were active cost 1 % of a wet step on an H200; whole runs of
+  /// rows are marked instead, which skips less only next to fronts.)
+  KOKKOS_INLINE_FUNCTION void mark_active(const Member& m, const QuietMap<E>& q, const Box& b,
+                                          bool active) const {
     constexpr int K = QuietMap<E>::kCells;
+    s(6 * kLanes + lane) = active ? Real(1) : Real(0);
+    m.team_barrier();
     if (!owned || !(lane == 1 || i % K == 0)) return;
-    int lo = r_lo, hi = r_hi;
-    for (int l = lane + 1; l <= kOwned && i0 - 1 + l < i1 && (i0 - 1 + l) % K != 0; ++l) {
-      lo = shwa::min(lo, int(s(6 * kLanes + l)));
-      hi = shwa::max(hi, int(s(7 * kLanes + l)));
-    }
-    if (lo <= hi) q.mark(i, i + 1, j0 + lo, j0 + hi + 1);
+    const int end = i1(b);
+    for (int c = i + 1; c < end && c % K != 0; ++c) active |= s(6 * kLanes + c - i0() + 1) > Real(0);
+    if (active) q.mark(i, i + 1, j0, j0 + nrows);
   }
   /// W^n of this lane's cell in row j (zeros where its column lies beyond the box's ghosts).
   /// WithC = false leaves hc out (the CFL pass).
@@ -368,7 +372,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
         "shwa::cfl_max_z", Col::policy(box, rows),
         KOKKOS_LAMBDA(const typename Col::Member& m, Real& lmax) {
           const Col col(m, b, rows);
-          if (team_quiet(m, q, col.i0, col.i1, col.j0, col.j0 + col.nrows)) return;
+          if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
           CellPrim below{0, 0, 0, 0, 0, 0};
           Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
           detail::RawCell next = col.template load<false>(w, H, col.j0 - 1);
@@ -481,9 +485,9 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
         "shwa::flux_update_decoupled", Col::policy(box, rows),
         KOKKOS_LAMBDA(const typename Col::Member& m) {
           const Col col(m, b, rows);
-          if (team_quiet(m, q, col.i0, col.i1, col.j0, col.j0 + col.nrows)) return;
+          if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
           const int i = col.i;
-          int r_lo = col.nrows, r_hi = -1;  // rows in which this lane's cell was active
+          bool act = false;  // this lane's cell was active in a row
           CellPrim below{0, 0, 0, 0, 0, 0};
           Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
           Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
@@ -504,10 +508,8 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
               if (r >= 1 && col.owned &&
                   detail::update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
                                       detail::add(my_below, dm), fx, fy, dt,
-                                      has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped)) {
-                r_lo = shwa::min(r_lo, r - 1);
-                r_hi = r - 1;
-              }
+                                      has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped))
+                act = true;
               my = dp;
             }
             if (r >= 0 && r < col.nrows) {
@@ -521,7 +523,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
             below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
             mx_below = mx, my_below = my;
           }
-          if (q.on) col.mark_active(m, q, r_lo, r_hi);
+          if (q.on) col.mark_active(m, q, b, act);
         });
   }
 }
