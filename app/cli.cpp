@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include "config.hpp"
+#include "outputs.hpp"
 #include "simulation.hpp"
 
 #include "io/deck.hpp"
@@ -150,6 +151,14 @@ void print_info() {
 #else
   std::printf("MPI: no\n");
 #endif
+  // The output formats this build writes, and what builds the others.
+  std::string built, missing;
+  for (const OutputFormatInfo& f : output_formats()) {
+    if (f.available) built += (built.empty() ? "" : ", ") + f.name;
+    else missing += "\n  " + f.name + ": " + f.description + "; " + f.to_enable;
+  }
+  std::printf("output formats: %s\n", built.c_str());
+  std::printf("output formats not in this build:%s\n", missing.empty() ? " none" : missing.c_str());
   std::printf("\nKokkos configuration:\n");
   std::fflush(stdout);
   Kokkos::print_configuration(std::cout, false);
@@ -211,7 +220,7 @@ int main(int argc, char** argv) {
              "Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line, 3 the run blew up.");
   CLI::App* run = app.add_subcommand("run", "Run the simulation a deck describes");
   CLI::App* check = app.add_subcommand("check", "Validate a deck and print its resolved configuration; run nothing");
-  app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision and MPI support");
+  app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision, MPI support and the output formats");
   for (CLI::App* sub : {run, check}) {
     sub->add_option("deck", a.deck, "The input deck (TOML)")->required()->type_name("DECK");
     sub->add_option("--set,-s", a.sets, "Override a deck value (repeatable): --set numerics.cfl=0.5")

@@ -2,6 +2,7 @@
 // inputs/README.md documents the same schema for users; keep the two in step.
 #include "config.hpp"
 
+#include "outputs.hpp"
 #include "problems.hpp"
 
 #include "io/csv_series.hpp"
@@ -30,7 +31,6 @@ using io::require_positive;
 namespace {
 
 const char* const kSides[kNumSides] = {"west", "east", "south", "north"};
-const std::vector<std::string> kFormats = {"vtk", "netcdf", "asc", "png"};
 const std::vector<std::string> kFields = {"h", "eta", "u", "v", "c"};
 
 std::string fmt(double x) { return io::format_double(x); }
@@ -216,13 +216,7 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const io::Grid& 
   OutputConfig o;
   const std::string stem = fs::path(deck_path).stem().string();
   o.dir = d.get_string("output.dir", "out/" + (stem.empty() ? std::string("shwa") : stem));
-  o.formats = d.get_string_list("output.formats", {"vtk", "png"});
-  for (const auto& f : o.formats)
-    if (std::find(kFormats.begin(), kFormats.end(), f) == kFormats.end()) {
-      const std::string close = io::closest_match(f, kFormats);
-      throw d.error("output.formats", "unknown format " + io::quote(f) +
-                                          (close.empty() ? "; formats are vtk, netcdf, asc, png" : "; did you mean '" + close + "'?"));
-    }
+  o.formats = read_output_formats(d);
   o.fields = d.get_string_list("output.fields", kFields);
   for (const auto& f : o.fields)
     if (std::find(kFields.begin(), kFields.end(), f) == kFields.end()) {
@@ -259,7 +253,10 @@ SolverParams read_solver_params(Deck& d) {
                                        std::to_string(max_cells) + " on this build (" +
                                        DefaultExec::name() + ")");
   p.tiling = Tiling{int(tile[0]), int(tile[1])};
-  p.tiling.rows = d.get_int("numerics.rows", p.tiling.rows, require_in(1, 1 << 20));
+  // 0: the device column kernels choose their rows a team from the block's size (core/kernels.hpp).
+  p.tiling.rows = d.get_int("numerics.rows", p.tiling.rows, require_in(0, 1 << 20));
+  // Dry land that cannot change is skipped (docs/kernels.md); false computes it, for comparison.
+  p.skip_dry = d.get_bool("numerics.skip_dry", true);
   return p;
 }
 

@@ -34,7 +34,7 @@ using ExactSolution = std::function<void(double x, double y, double t, double& h
 
 struct OutputConfig {
   std::string dir;
-  std::vector<std::string> formats;  // of "vtk", "netcdf", "asc", "png"
+  std::vector<std::string> formats;  // of output_formats() (outputs.hpp), each in this build
   std::vector<std::string> fields;   // of "h", "eta", "u", "v", "c"
   std::vector<double> times;         // increasing; the first is the start, the last the end time
   bool maxima = true;

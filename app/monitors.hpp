@@ -1,8 +1,14 @@
 // shwa/app/monitors.hpp — the app's own small device kernels, run between the solver's steps:
-// the maxima maps, the health check that detects a blow-up, and the gauge samples.
+// the maxima maps, the health record that detects a blow-up, and the gauge samples.
 //
 // They live in app/ because they watch a run rather than advance it; core/ stays the solver.
 // Free function templates (no member lambdas) so that nvcc accepts the KOKKOS_LAMBDAs.
+//
+// None of them brings anything back to the host when it runs: on a GPU a step of the time loop
+// then costs its kernels and the one synchronisation of the CFL time step, nothing more. The host
+// reads the health record (HealthRecord::read) at health checks and the gauge samples
+// (GaugeBuffer::take) when it writes them. Their labels fit std::string's short-string buffer, so
+// that launching them allocates nothing on the host either.
 #pragma once
 
 #include "fields.hpp"
@@ -10,6 +16,7 @@
 #include "types.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace shwa::app {
@@ -34,102 +41,165 @@ KOKKOS_INLINE_FUNCTION bool unhealthy(Real h, Real qx, Real qy, Real hc) {
          h < Real(0);
 }
 
-/// Folds the state at time t into the maxima and returns the number of unhealthy cells (the
-/// same pass checks the state's health, so a run with maxima needs no separate check).
+/// Where this block's state first went bad, kept on the device: the first step count after which
+/// an unhealthy owned cell was seen, that step's time, and the first such cell of that step in
+/// row-major order. The kernels that look at the state mark it (update_maxima after every step,
+/// record_health when called); the host reads it at health checks, so a blow-up is reported at
+/// the first health check after it happened, still naming the step and cell where it began.
 template <class E>
-std::int64_t update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, Real eps_h,
-                           Real threshold) {
-  const int ng = g.ng;
-  const Real time = Real(t);
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
-  const auto hmax = m.hmax, cmax = m.cmax, arrival = m.arrival;
-  std::int64_t bad = 0;
-  Kokkos::parallel_reduce(
-      "shwa::app::update_maxima", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
-      KOKKOS_LAMBDA(int j, int i, std::int64_t& nbad) {
-        const Real d = h(j + ng, i + ng), s = hc(j + ng, i + ng);
-        if (unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), s)) ++nbad;
-        if (d > hmax(j, i)) hmax(j, i) = d;
-        const Real c = d >= eps_h ? s / d : Real(0);
-        if (c > cmax(j, i)) cmax(j, i) = c;
-        if (arrival(j, i) < Real(0) && c > threshold) arrival(j, i) = time;
-      },
-      bad);
-  return bad;
-}
-
-/// The number of unhealthy owned cells.
-template <class E>
-std::int64_t count_unhealthy(const Conserved<E>& w, const Grid& g) {
-  const int ng = g.ng;
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
-  std::int64_t bad = 0;
-  Kokkos::parallel_reduce(
-      "shwa::app::count_unhealthy", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
-      KOKKOS_LAMBDA(int j, int i, std::int64_t& nbad) {
-        if (unhealthy(h(j + ng, i + ng), qx(j + ng, i + ng), qy(j + ng, i + ng), hc(j + ng, i + ng))) ++nbad;
-      },
-      bad);
-  return bad;
-}
-
-/// The first unhealthy owned cell in row-major order, as j * nx + i, or -1.
-template <class E>
-std::int64_t first_unhealthy(const Conserved<E>& w, const Grid& g) {
-  const int ng = g.ng, nx = g.nx;
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
-  std::int64_t first = 0;
-  Kokkos::parallel_reduce(
-      "shwa::app::first_unhealthy", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
-      KOKKOS_LAMBDA(int j, int i, std::int64_t& k) {
-        if (unhealthy(h(j + ng, i + ng), qx(j + ng, i + ng), qy(j + ng, i + ng), hc(j + ng, i + ng))) {
-          const std::int64_t here = std::int64_t(j) * nx + i;
-          if (here < k) k = here;
-        }
-      },
-      Kokkos::Min<std::int64_t>(first));
-  return first == Kokkos::reduction_identity<std::int64_t>::min() ? -1 : first;
-}
-
-/// Samples (h, qx, qy, hc) of a few owned cells: cells[2k], cells[2k+1] = (i, j) of sample k
-/// in owned indices; returns 4 values a cell.
-template <class E>
-class CellSampler {
+class HealthRecord {
  public:
-  CellSampler() = default;
-  CellSampler(const Grid& g, const std::vector<int>& cells)
-      : ng_(g.ng), n_(int(cells.size() / 2)), cells_("sample_cells", cells.size()), values_("sample_values", 4 * n_) {
-    auto host = Kokkos::create_mirror_view(cells_);
-    for (std::size_t k = 0; k < cells.size(); ++k) host(k) = cells[k];
-    Kokkos::deep_copy(cells_, host);
+  static constexpr unsigned long long kNone = ~0ull;
+
+  /// What read() finds: step < 0 when the state was always healthy.
+  struct Report {
+    long step = -1;
+    double time = 0;
+    std::int64_t cell = -1;  // j * nx + i in the block's owned cells
+    bool bad() const { return step >= 0; }
+  };
+
+  HealthRecord() : first_("health_first", 2), time_("health_time") {
+    Kokkos::deep_copy(first_, kNone);
+    host_first_ = Kokkos::create_mirror_view(first_);
   }
 
-  std::vector<double> sample(const Conserved<E>& w) const {
-    std::vector<double> out(4 * std::size_t(n_));
-    if (n_ == 0) return out;
-    gather(w, cells_, values_, ng_, n_);
-    auto host = Kokkos::create_mirror_view(values_);
-    Kokkos::deep_copy(host, values_);
-    for (std::size_t k = 0; k < out.size(); ++k) out[k] = double(host(k));
-    return out;
+  /// Called on the device for an unhealthy cell k (j * nx + i) of the state after step `step`, at
+  /// time t. The first step to mark wins (atomic compare-and-swap); the threads of that step keep
+  /// the smallest k. A later step's marks change nothing.
+  KOKKOS_INLINE_FUNCTION void mark(unsigned long long step, double t, unsigned long long k) const {
+    const unsigned long long none = kNone;
+    const unsigned long long before = Kokkos::atomic_compare_exchange(&first_(0), none, step);
+    if (before == none) time_() = t;  // the one thread whose step took the record
+    if (before == none || before == step) Kokkos::atomic_fetch_min(&first_(1), k);
   }
 
-  static void gather(const Conserved<E>& w, const Kokkos::View<int*, typename E::memory_space>& cells,
-                     const Kokkos::View<Real*, typename E::memory_space>& values, int ng, int n) {
-    Kokkos::parallel_for(
-        "shwa::app::sample_cells", Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int k) {
-          const int i = cells(2 * k) + ng, j = cells(2 * k + 1) + ng;
-          values(4 * k) = w.h(j, i);
-          values(4 * k + 1) = w.qx(j, i);
-          values(4 * k + 2) = w.qy(j, i);
-          values(4 * k + 3) = w.hc(j, i);
-        });
+  /// The record, on the host (waits for the kernels queued before).
+  Report read() const {
+    Kokkos::deep_copy(host_first_, first_);
+    Report r;
+    if (host_first_(0) == kNone) return r;
+    Kokkos::deep_copy(r.time, time_);
+    r.step = long(host_first_(0));
+    r.cell = std::int64_t(host_first_(1));
+    return r;
   }
 
  private:
-  int ng_ = 1, n_ = 0;
+  using Steps = Kokkos::View<unsigned long long*, typename E::memory_space>;
+  Steps first_;  // the step, the cell
+  typename Steps::HostMirror host_first_;
+  Kokkos::View<double, typename E::memory_space> time_;
+};
+
+/// Folds the state after step `step` (time t) into the maxima, and marks its unhealthy cells in
+/// `health` in the same pass, so a run with maxima watches every step's state at no extra pass.
+/// A parallel_for: nothing comes back to the host.
+template <class E>
+void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step, Real eps_h,
+                   Real threshold, const HealthRecord<E>& health) {
+  const int ng = g.ng, nx = g.nx;
+  const Real time = Real(t);
+  const unsigned long long s = static_cast<unsigned long long>(step);
+  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
+  const auto hmax = m.hmax, cmax = m.cmax, arrival = m.arrival;
+  Kokkos::parallel_for(
+      "shwa::maxima", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
+      KOKKOS_LAMBDA(int j, int i) {
+        const Real d = h(j + ng, i + ng), c_mass = hc(j + ng, i + ng);
+        if (unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass))
+          health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
+                                static_cast<unsigned long long>(i));
+        if (d > hmax(j, i)) hmax(j, i) = d;
+        const Real c = d >= eps_h ? c_mass / d : Real(0);
+        if (c > cmax(j, i)) cmax(j, i) = c;
+        if (arrival(j, i) < Real(0) && c > threshold) arrival(j, i) = time;
+      });
+}
+
+/// Marks the unhealthy owned cells of the state after step `step` (time t) in `health`: the
+/// health check of a run without maxima, and of a state no kernel has looked at yet.
+template <class E>
+void record_health(const Conserved<E>& w, const Grid& g, double t, long step, const HealthRecord<E>& health) {
+  const int ng = g.ng, nx = g.nx;
+  const unsigned long long s = static_cast<unsigned long long>(step);
+  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
+  Kokkos::parallel_for(
+      "shwa::health", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
+      KOKKOS_LAMBDA(int j, int i) {
+        if (unhealthy(h(j + ng, i + ng), qx(j + ng, i + ng), qy(j + ng, i + ng), hc(j + ng, i + ng)))
+          health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
+                                static_cast<unsigned long long>(i));
+      });
+}
+
+/// Row `row` of a gauge buffer: (h, qx, qy, hc) of the n cells (cells(2k), cells(2k+1)) (owned
+/// indices) of w.
+template <class E>
+void sample_cells(const Conserved<E>& w, const Kokkos::View<int*, typename E::memory_space>& cells,
+                  const Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space>& values, int row, int ng,
+                  int n) {
+  Kokkos::parallel_for(
+      "shwa::gauge_row", Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int k) {
+        const int i = cells(2 * k) + ng, j = cells(2 * k + 1) + ng;
+        values(row, 4 * k) = w.h(j, i);
+        values(row, 4 * k + 1) = w.qx(j, i);
+        values(row, 4 * k + 2) = w.qy(j, i);
+        values(row, 4 * k + 3) = w.hc(j, i);
+      });
+}
+
+/// Samples (h, qx, qy, hc) of a few owned cells into a device buffer, one row per sample, and
+/// hands the rows to the host only when asked (take). cells[2k], cells[2k+1] = (i, j) of cell k in
+/// owned indices; a row holds 4 values a cell. The sample times stay on the host, which knows them.
+template <class E>
+class GaugeBuffer {
+ public:
+  GaugeBuffer() = default;
+  GaugeBuffer(const Grid& g, const std::vector<int>& cells, int capacity)
+      : ng_(g.ng), n_(int(cells.size() / 2)), capacity_(capacity), cells_("gauge_cells", cells.size()),
+        values_("gauge_values", std::size_t(capacity), 4 * std::size_t(n_)) {
+    auto host = Kokkos::create_mirror_view(cells_);
+    for (std::size_t k = 0; k < cells.size(); ++k) host(k) = cells[k];
+    Kokkos::deep_copy(cells_, host);
+    host_values_ = Kokkos::create_mirror_view(values_);
+    times_.reserve(std::size_t(capacity));
+  }
+
+  int rows() const { return int(times_.size()); }
+  bool full() const { return rows() >= capacity_; }
+
+  /// Appends the row of time t from the state w: a device kernel, nothing comes back. The caller
+  /// empties a full buffer (take) first.
+  void record(const Conserved<E>& w, double t) {
+    const int row = rows();
+    times_.push_back(t);  // within the capacity reserved: no allocation
+    if (n_ > 0) sample_cells(w, cells_, values_, row, ng_, n_);
+  }
+
+  /// The rows recorded since the last take, on the host: times[r] and values[r * 4n + 4k + q].
+  /// Empties the buffer.
+  std::pair<std::vector<double>, std::vector<double>> take() {
+    const std::size_t rows = times_.size(), width = 4 * std::size_t(n_);
+    std::vector<double> out(rows * width);
+    if (rows > 0 && width > 0) {
+      const auto used = Kokkos::make_pair(std::size_t(0), rows);
+      Kokkos::deep_copy(Kokkos::subview(host_values_, used, Kokkos::ALL()),
+                        Kokkos::subview(values_, used, Kokkos::ALL()));
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t v = 0; v < width; ++v) out[r * width + v] = double(host_values_(r, v));
+    }
+    std::vector<double> times(times_.begin(), times_.end());
+    times_.clear();
+    return {std::move(times), std::move(out)};
+  }
+
+ private:
+  int ng_ = 1, n_ = 0, capacity_ = 0;
   Kokkos::View<int*, typename E::memory_space> cells_;
-  Kokkos::View<Real*, typename E::memory_space> values_;
+  Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space> values_;  // (row, 4 * cell + q)
+  typename Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space>::HostMirror host_values_;
+  std::vector<double> times_;
 };
 
 }  // namespace shwa::app

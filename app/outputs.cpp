@@ -1,9 +1,13 @@
-// shwa/app/outputs.cpp — derived fields and the choice of output formats.
+// shwa/app/outputs.cpp — derived fields, the table of output formats and the choice among them.
 #include "outputs.hpp"
 
+#include "io/text.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 namespace shwa::app {
 
@@ -31,15 +35,69 @@ FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>&
   return f;
 }
 
+const std::vector<OutputFormatInfo>& output_formats() {
+  static const std::vector<OutputFormatInfo> table = {
+      {"vtk", "VTK image data (vtk/*.vti, shwa.pvd; ParaView)", true, "", true,
+       [](const RunConfig& cfg, ResumeFrom resume, const std::vector<double>&) { return make_vtk_output(cfg, resume); }},
+#if SHWA_HAVE_NETCDF
+      {"netcdf", "CF NetCDF (shwa.nc)", true, "", false,
+       [](const RunConfig& cfg, ResumeFrom resume, const std::vector<double>& H) {
+         return make_netcdf_output(cfg, resume, H);
+       }},
+#else
+      {"netcdf", "CF NetCDF (shwa.nc)", false, "install libnetcdf-dev and pkg-config, then reconfigure and rebuild shwa",
+       false, nullptr},
+#endif
+      {"asc", "ESRI ASCII grids (asc/*.asc)", true, "", false,
+       [](const RunConfig& cfg, ResumeFrom, const std::vector<double>&) { return make_asc_output(cfg); }},
+#if SHWA_HAVE_PNG
+      {"png", "PNG quicklooks (png/*.png)", true, "", true,
+       [](const RunConfig& cfg, ResumeFrom, const std::vector<double>&) { return make_png_output(cfg); }},
+#else
+      {"png", "PNG quicklooks (png/*.png)", false, "install libpng-dev, then reconfigure and rebuild shwa", true,
+       nullptr},
+#endif
+  };
+  return table;
+}
+
+std::vector<std::string> read_output_formats(io::Deck& d, const std::vector<OutputFormatInfo>& table) {
+  const std::string key = "output.formats";
+  std::vector<std::string> names, defaults;
+  for (const OutputFormatInfo& f : table) {
+    names.push_back(f.name);
+    if (f.by_default && f.available) defaults.push_back(f.name);
+  }
+  std::vector<std::string> formats = d.get_string_list(key, defaults);
+  for (const std::string& name : formats) {
+    const auto it = std::find_if(table.begin(), table.end(), [&](const OutputFormatInfo& f) { return f.name == name; });
+    if (it == table.end()) {
+      const std::string close = io::closest_match(name, names);
+      std::string all;
+      for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+      throw d.error(key, "unknown format " + io::quote(name) +
+                             (close.empty() ? "; formats are " + all : "; did you mean '" + close + "'?"));
+    }
+    if (!it->available) {
+      std::string built;
+      for (const OutputFormatInfo& f : table)
+        if (f.available) built += (built.empty() ? "" : ", ") + f.name;
+      throw d.error(key, "format " + io::quote(name) + " is not in this build of shwa (" + it->to_enable +
+                             "); this build writes " + built);
+    }
+  }
+  return formats;
+}
+
 std::vector<std::unique_ptr<OutputFormat>> make_outputs(const RunConfig& cfg, ResumeFrom resume,
                                                         const std::vector<double>& H_global) {
   std::vector<std::unique_ptr<OutputFormat>> out;
-  for (const std::string& f : cfg.out.formats) {
-    if (f == "asc") out.push_back(make_asc_output(cfg));
-    else if (f == "vtk") out.push_back(make_vtk_output(cfg, resume));
-    else if (f == "netcdf") out.push_back(make_netcdf_output(cfg, resume, H_global));
-    else if (f == "png") out.push_back(make_png_output(cfg));
-  }
+  for (const std::string& name : cfg.out.formats)
+    for (const OutputFormatInfo& f : output_formats())
+      if (f.name == name) {
+        if (!f.make) throw std::logic_error("output format " + name + " is not in this build");  // refused by the deck check
+        out.push_back(f.make(cfg, resume, H_global));
+      }
   return out;
 }
 

@@ -5,10 +5,14 @@
 // global file (ESRI ASCII, NetCDF, PNG) use the global fields on the root; VTK writes one piece
 // per rank from the local fields, and the root writes the header joining them. With one block,
 // local and global are the same cells.
+//
+// NetCDF and PNG need libraries that a build may lack (cmake/output-formats.cmake); output_formats()
+// says which formats this build has, and a deck asking for a missing one is refused before the run.
 #pragma once
 
 #include "config.hpp"
 
+#include "io/deck.hpp"
 #include "io/vtk.hpp"
 
 #include <map>
@@ -54,11 +58,40 @@ using ResumeFrom = std::optional<double>;
 
 std::unique_ptr<OutputFormat> make_asc_output(const RunConfig& cfg);
 std::unique_ptr<OutputFormat> make_vtk_output(const RunConfig& cfg, ResumeFrom resume);
+#if SHWA_HAVE_NETCDF
 std::unique_ptr<OutputFormat> make_netcdf_output(const RunConfig& cfg, ResumeFrom resume,
                                                  const std::vector<double>& H_global);
+#endif
+#if SHWA_HAVE_PNG
 std::unique_ptr<OutputFormat> make_png_output(const RunConfig& cfg);
+#endif
 
-/// The formats of cfg.out.formats, in the order listed.
+/// A format's writer for a run: the configuration, where a restart resumes, and the bottom depth
+/// of the whole grid (on the root rank; empty elsewhere).
+using OutputFactory = std::unique_ptr<OutputFormat> (*)(const RunConfig& cfg, ResumeFrom resume,
+                                                        const std::vector<double>& H_global);
+
+/// An output format of output.formats, and whether this build has it.
+struct OutputFormatInfo {
+  std::string name;         // as output.formats spells it
+  std::string description;  // for `shwa info`
+  bool available = false;   // built in: its library was found when shwa was configured
+  std::string to_enable;    // where not available: what builds it ("install libpng-dev, then ...")
+  bool by_default = false;  // in output.formats' default, where available
+  OutputFactory make = nullptr;  // null where not available
+};
+
+/// The one list of output formats: every format shwa knows, in the order `shwa info` lists them,
+/// with its availability in this build (SHWA_HAVE_NETCDF, SHWA_HAVE_PNG) and its factory.
+const std::vector<OutputFormatInfo>& output_formats();
+
+/// output.formats of the deck, checked against `table` (tests pass one of their own): a name not
+/// in the table is refused naming the closest; a format the table marks unavailable is refused
+/// with one line "FILE:LINE: output.formats: ..." naming the format and what enables it. Unset,
+/// the key defaults to the table's default formats that are available.
+std::vector<std::string> read_output_formats(io::Deck& d, const std::vector<OutputFormatInfo>& table = output_formats());
+
+/// The writers of cfg.out.formats, in the order listed.
 std::vector<std::unique_ptr<OutputFormat>> make_outputs(const RunConfig& cfg, ResumeFrom resume,
                                                         const std::vector<double>& H_global);
 

@@ -94,4 +94,9 @@ double max_over(MPI_Comm comm, double x) {
   return all;
 }
 
+void sum_over(MPI_Comm comm, std::vector<double>& v) {
+  if (v.empty()) return;
+  SHWA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_SUM, comm));
+}
+
 }  // namespace shwa::app

@@ -58,6 +58,7 @@ class MpiCollective final : public Collective {
   }
   void broadcast(std::vector<double>& v) override;
   double max_all(double x) override;
+  void sum_all(std::vector<double>& v) override;
   void agree(std::exception_ptr e) override { agree_on_error(cart_.comm(), e); }
   double halo_seconds() const override {
     const comm::CommTimes& t = ex_.times();
@@ -75,6 +76,7 @@ class MpiCollective final : public Collective {
 std::vector<double> scatter_from_root(const comm::CartDecomposition& cart, const std::vector<double>& global);
 void broadcast_from_root(MPI_Comm comm, std::vector<double>& v);
 double max_over(MPI_Comm comm, double x);
+void sum_over(MPI_Comm comm, std::vector<double>& v);
 
 template <class E>
 std::vector<double> MpiCollective<E>::scatter(const std::vector<double>& global, const Grid&) {
@@ -87,6 +89,11 @@ void MpiCollective<E>::broadcast(std::vector<double>& v) {
 template <class E>
 double MpiCollective<E>::max_all(double x) {
   return max_over(cart_.comm(), x);
+}
+
+template <class E>
+void MpiCollective<E>::sum_all(std::vector<double>& v) {
+  sum_over(cart_.comm(), v);
 }
 
 }  // namespace shwa::app

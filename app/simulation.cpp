@@ -6,6 +6,21 @@
 // the owned cells and the time, refilled before each step. The steps stop at the same times:
 // each step ends at min(t + dt, next output time), and checkpoints are taken after a step,
 // without shortening any.
+//
+// What a step of the loop costs beyond the solver's step: device kernels only (the maxima, which
+// also watch the state's health; a gauge sample into a device buffer), no copy to the host, no
+// MPI call, no fence. The host looks at the state only periodically:
+//   - health checks every numerics.health_interval steps, at each output and before each
+//     checkpoint read the device's health record (monitors.hpp). A blow-up is so reported at most
+//     health_interval steps after the step that produced it, naming that step, its time and the
+//     first bad cell. Without maxima the health check scans the state itself.
+//   - gauge samples reach gauges.csv at outputs, checkpoints, the end, a blow-up, and when the
+//     device buffer is full (kGaugeRows rows): the same rows and values as writing each one as it
+//     is taken, and every row up to a checkpoint is in the file before the checkpoint is.
+// The step's time step dt reaches the host in every step (it ends the step); that is the loop's
+// one synchronisation. The loop is timed as a whole, less the outputs and checkpoints in it, and
+// its phases are Kokkos profiling regions (shwa::step, shwa::monitors, shwa::output,
+// shwa::checkpoint, shwa::gauges) for tools.
 #include "simulation.hpp"
 
 #include "checkpointing.hpp"
@@ -35,6 +50,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 namespace shwa::app {
 
@@ -45,6 +61,18 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 const std::vector<std::string> kGaugeQuantities = {"h", "eta", "u", "v", "c"};
+
+/// Gauge samples the device buffer holds before they are written.
+constexpr int kGaugeRows = 256;
+
+/// A Kokkos profiling region for the lifetime of the object (exception-safe).
+class Region {
+ public:
+  explicit Region(const char* name) { Kokkos::Profiling::pushRegion(name); }
+  ~Region() { Kokkos::Profiling::popRegion(); }
+  Region(const Region&) = delete;
+  Region& operator=(const Region&) = delete;
+};
 
 /// Sets the owned cells of f (padded by g.ng) from a row-major host vector, keeping the ghosts.
 template <class View>
@@ -98,7 +126,8 @@ class BlockRun {
   void set_up();
   void restore(const std::string& path);
   void set_up_gauges();
-  void sample_gauges();
+  void record_gauges();
+  void flush_gauges();
   void update_monitors();
   void check_health();
   [[noreturn]] void blow_up(const std::string& what);
@@ -116,7 +145,8 @@ class BlockRun {
   Solver<E> solver_;
   Diagnostics<E> diag_;
   Maxima<E> maxima_;
-  CellSampler<E> gauge_cells_;
+  HealthRecord<E> health_;
+  GaugeBuffer<E> gauge_buffer_;
   std::vector<bool> gauge_here_;  // gauge k lies in this block
   std::optional<io::GaugeWriter> gauges_;
   std::vector<std::unique_ptr<OutputFormat>> formats_;
@@ -216,50 +246,76 @@ void BlockRun<E>::set_up_gauges() {
     cells.push_back(here ? i : 0);
     cells.push_back(here ? j : 0);
   }
-  gauge_cells_ = CellSampler<E>(block_, cells);
+  gauge_buffer_ = GaugeBuffer<E>(block_, cells, kGaugeRows);
 }
 
-/// One row of the gauges file: each gauge's value comes from the block that holds it (a sum over
-/// blocks in which the others give 0).
+/// Takes the gauge sample of the current state into the device buffer, first writing the buffer
+/// out if it is full.
 template <class E>
-void BlockRun<E>::sample_gauges() {
-  const double t = solver_.time();
+void BlockRun<E>::record_gauges() {
   if (cfg_.out.gauges.empty()) return;
-  const std::vector<double> raw = gauge_cells_.sample(solver_.state());
-  std::vector<double> row;
-  const double eps = cfg_.params.eps_h, nan = std::numeric_limits<double>::quiet_NaN();
-  for (std::size_t k = 0; k < cfg_.out.gauges.size(); ++k) {
-    const double h = raw[4 * k], qx = raw[4 * k + 1], qy = raw[4 * k + 2], hc = raw[4 * k + 3];
-    const bool wet = h >= eps;  // h of cell (0, 0) on the blocks that do not hold the gauge
-    const io::GaugePoint& p = cfg_.out.gauges[k];
-    const std::size_t cell = std::size_t(std::floor((p.y - cfg_.grid.y0) / cfg_.grid.dy)) * cfg_.grid.nx +
-                             std::size_t(std::floor((p.x - cfg_.grid.x0) / cfg_.grid.dx));
-    const bool here = gauge_here_[k];
-    const double values[5] = {h, wet ? h - cfg_.init.H[cell] : 0.0, wet ? qx / h : 0.0, wet ? qy / h : 0.0,
-                              wet ? hc / h : 0.0};
-    // The other blocks add -0.0, the identity of IEEE addition: the sum is the holder's value
-    // exactly, signed zeros included. Whether the gauge is dry is the holder's verdict.
-    for (double v : values) row.push_back(ex_.sum_all(here ? v : -0.0));
-    if (!(row[row.size() - 5] >= eps)) row[row.size() - 4] = nan;  // no free surface over dry land
+  if (gauge_buffer_.full()) {
+    Kokkos::fence();
+    const Region region("shwa::gauges");
+    flush_gauges();
   }
-  if (gauges_) gauges_->append(t, row);
+  gauge_buffer_.record(solver_.state(), solver_.time());
 }
 
-/// After each step: the maxima maps, which also check the state's health; without maxima, a
-/// health check every health_interval steps.
+/// Writes the rows of the gauge buffer to gauges.csv (collective: every rank calls it at the same
+/// point). Each gauge's value comes from the block that holds it: the others add -0.0.
+template <class E>
+void BlockRun<E>::flush_gauges() {
+  if (cfg_.out.gauges.empty() || gauge_buffer_.rows() == 0) return;
+  std::vector<double> times, raw;  // raw[(r * n + k) * 4 + q]: (h, qx, qy, hc) of gauge k in row r
+  std::tie(times, raw) = gauge_buffer_.take();
+  const std::size_t n = cfg_.out.gauges.size(), q = kGaugeQuantities.size();
+  std::vector<double> rows(times.size() * n * q);
+  const double eps = cfg_.params.eps_h, nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t r = 0; r < times.size(); ++r)
+    for (std::size_t k = 0; k < n; ++k) {
+      const double* v = &raw[(r * n + k) * 4];
+      const double h = v[0], qx = v[1], qy = v[2], hc = v[3];
+      const bool wet = h >= eps;  // h of cell (0, 0) on the blocks that do not hold the gauge
+      const io::GaugePoint& p = cfg_.out.gauges[k];
+      const std::size_t cell = std::size_t(std::floor((p.y - cfg_.grid.y0) / cfg_.grid.dy)) * cfg_.grid.nx +
+                               std::size_t(std::floor((p.x - cfg_.grid.x0) / cfg_.grid.dx));
+      const double values[5] = {h, wet ? h - cfg_.init.H[cell] : 0.0, wet ? qx / h : 0.0, wet ? qy / h : 0.0,
+                                wet ? hc / h : 0.0};
+      // -0.0 is the identity of IEEE addition: the sum is the holder's value exactly, signed
+      // zeros included.
+      for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = gauge_here_[k] ? values[m] : -0.0;
+    }
+  coll_.sum_all(rows);
+  for (std::size_t r = 0; r < times.size(); ++r)
+    for (std::size_t k = 0; k < n; ++k) {
+      double* row = &rows[(r * n + k) * q];
+      if (!(row[0] >= eps)) row[1] = nan;  // no free surface over dry land: the holder's verdict
+    }
+  coll_.collectively([&] {
+    if (gauges_) gauges_->append_rows(times, rows);
+  });
+}
+
+/// After each step: the maxima maps, whose kernel also marks unhealthy cells in the health record
+/// (device work only); a health check every health_interval steps.
 template <class E>
 void BlockRun<E>::update_monitors() {
-  if (cfg_.out.maxima) {
-    const auto bad = update_maxima(solver_.state(), block_, maxima_, solver_.time(), Real(cfg_.params.eps_h),
-                                   Real(cfg_.out.arrival_threshold));
-    if (ex_.sum_all(double(bad)) > 0) blow_up("non-finite values or negative depths");
-  }
+  if (cfg_.out.maxima)
+    update_maxima(solver_.state(), block_, maxima_, solver_.time(), solver_.steps(), Real(cfg_.params.eps_h),
+                  Real(cfg_.out.arrival_threshold), health_);
   if (solver_.steps() % cfg_.health_interval == 0) check_health();
 }
 
+/// Stops the run (blow_up) if any block's state went bad since the start, or if clipping added
+/// too much water. With maxima every step's state was watched; without, the current one is
+/// scanned now. Collective.
 template <class E>
 void BlockRun<E>::check_health() {
-  if (ex_.sum_all(double(count_unhealthy(solver_.state(), block_))) > 0)
+  if (!cfg_.out.maxima) record_health(solver_.state(), block_, solver_.time(), solver_.steps(), health_);
+  const auto bad = health_.read();
+  if (ex_.min_all(bad.bad() ? double(bad.step) : std::numeric_limits<double>::infinity()) <
+      std::numeric_limits<double>::infinity())
     blow_up("non-finite values or negative depths");
   const double clipped = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
   const double limit = cfg_.max_clipped_fraction * std::max(stats_.volume_initial, block_.dx * block_.dy);
@@ -268,14 +324,26 @@ void BlockRun<E>::check_health() {
             "numerics.max_clipped_fraction of the initial volume (" + io::format_double(limit) + " m^3)");
 }
 
-/// Stops the run: names the step, the first bad cell and its values, and the last good checkpoint.
+/// Stops the run (collective): writes the gauge samples taken, and names the step, the step and
+/// time at which the state first went bad, the first bad cell (of the block that saw it first)
+/// and its values now, and the last good checkpoint.
 template <class E>
 void BlockRun<E>::blow_up(const std::string& what) {
-  std::string msg = "blow-up found after step " + std::to_string(solver_.steps()) + " (t = " +
+  try {
+    flush_gauges();  // the samples up to here, for the post-mortem
+  } catch (const std::exception&) {
+    // The blow-up is the error to report; a gauge file that cannot be written is secondary.
+  }
+  const long step = solver_.steps();
+  std::string msg = "blow-up found after step " + std::to_string(step) + " (t = " +
                     io::format_double(solver_.time()) + " s): " + what;
-  const std::int64_t k = first_unhealthy(solver_.state(), block_);
-  if (k >= 0) {
-    const int i = int(k % block_.nx), j = int(k / block_.nx);
+  // The current state too, in case no kernel has looked at it yet (a step that failed).
+  record_health(solver_.state(), block_, solver_.time(), step, health_);
+  const auto bad = health_.read();
+  const double first = ex_.min_all(bad.bad() ? double(bad.step) : std::numeric_limits<double>::infinity());
+  const bool mine = bad.bad() && double(bad.step) == first;
+  if (mine) {
+    const int i = int(bad.cell % block_.nx), j = int(bad.cell / block_.nx);
     auto value = [&](const Field<E>& f) {
       auto one = Kokkos::subview(f, j + block_.ng, i + block_.ng);
       Real x;
@@ -283,15 +351,18 @@ void BlockRun<E>::blow_up(const std::string& what) {
       return io::format_double(double(x));
     };
     const Conserved<E>& w = solver_.state();
+    if (bad.step != step)
+      msg += ", first seen after step " + std::to_string(bad.step) + " (t = " + io::format_double(bad.time) + " s)";
     msg += "; first in cell (" + std::to_string(i + block_.ioff) + ", " + std::to_string(j + block_.joff) +
            ") at x = " + io::format_double(block_.xc(i + block_.ng)) + ", y = " +
-           io::format_double(block_.yc(j + block_.ng)) + ": h = " + value(w.h) + ", qx = " + value(w.qx) +
-           ", qy = " + value(w.qy) + ", hc = " + value(w.hc);
+           io::format_double(block_.yc(j + block_.ng)) +
+           (bad.step != step ? ", which after step " + std::to_string(step) + " holds " : std::string(": ")) +
+           "h = " + value(w.h) + ", qx = " + value(w.qx) + ", qy = " + value(w.qy) + ", hc = " + value(w.hc);
   }
   msg += last_checkpoint_.empty() ? "; no checkpoint was written"
                                   : "; the last good checkpoint is " + last_checkpoint_;
-  // Every rank gets here together; the message of the first rank that holds a bad cell wins.
-  coll_.agree(k >= 0 ? std::make_exception_ptr(BlowUp(msg)) : nullptr);
+  // Every rank gets here together; the message of the first rank that saw the first bad state wins.
+  coll_.agree(mine ? std::make_exception_ptr(BlowUp(msg)) : nullptr);
   throw BlowUp(msg);
 }
 
@@ -337,6 +408,7 @@ Frame BlockRun<E>::maxima_frame() {
 template <class E>
 void BlockRun<E>::write_checkpoint() {
   check_health();  // never save a broken state
+  flush_gauges();  // every gauge row up to the checkpoint's time is in the file before it
   io::Checkpoint c;
   c.precision = int(sizeof(Real));
   c.nx = cfg_.grid.nx;
@@ -406,7 +478,8 @@ RunStats BlockRun<E>::run() {
   stats_.dt_min = opt_.restart ? stats_.dt_min : std::numeric_limits<double>::infinity();
   stats_.dt_max = opt_.restart ? stats_.dt_max : 0.0;
   if (!opt_.restart && out.maxima)
-    update_maxima(solver_.state(), block_, maxima_, 0.0, Real(cfg_.params.eps_h), Real(out.arrival_threshold));
+    update_maxima(solver_.state(), block_, maxima_, 0.0, solver_.steps(), Real(cfg_.params.eps_h),
+                  Real(out.arrival_threshold), health_);
 
   const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
   coll_.collectively([&] {
@@ -435,7 +508,7 @@ RunStats BlockRun<E>::run() {
   if (!opt_.restart) {
     write_frame(frame(0));
     ++stats_.outputs;
-    sample_gauges();
+    record_gauges();
   }
   next_gauge_ = out.gauge_interval > 0 ? next_multiple(t0, out.gauge_interval) : 0;
   next_checkpoint_ = cfg_.checkpoint_interval > 0 ? next_multiple(t0, cfg_.checkpoint_interval) : 0;
@@ -445,41 +518,61 @@ RunStats BlockRun<E>::run() {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> devnull_closer(devnull, [](std::FILE* f) { return f ? std::fclose(f) : 0; });
   Progress progress(devnull ? devnull : opt_.progress, t0, cfg_.t_end, out.progress_interval);
   const long steps0 = solver_.steps();
-  double loop = 0;
+  double in_outputs = 0;  // seconds of the loop spent writing outputs and checkpoints
+  // Runs f (outputs, a checkpoint) in a profiling region, its time counted apart from the steps':
+  // the steps queued before it finish first.
+  auto timed = [&](const char* region, auto&& f) {
+    Kokkos::fence();
+    const auto t_io = Clock::now();
+    {
+      const Region r(region);
+      f();
+    }
+    in_outputs += seconds_since(t_io);
+  };
   coll_.reset_comm_times();
+  Kokkos::fence();
+  const auto t_loop = Clock::now();
   while (next_out < out.times.size()) {
     const double stop = out.times[next_out];
-    const auto t_step = Clock::now();
     double dt = 0;
     try {
+      const Region r("shwa::step");
       dt = solver_.step(stop, ex_);
     } catch (const std::runtime_error& e) {  // a NaN or zero time step
       check_health();
       blow_up(e.what());
     }
-    update_monitors();
-    Kokkos::fence();
-    loop += seconds_since(t_step);
-    // A step cut short to land on an output time is not a CFL step: leave it out of the range.
-    if (solver_.time() != stop) stats_.dt_min = std::min(stats_.dt_min, dt);
-    stats_.dt_max = std::max(stats_.dt_max, dt);
     const double t = solver_.time();
-    if (out.gauge_interval == 0 || t >= next_gauge_) {
-      sample_gauges();
-      if (out.gauge_interval > 0) next_gauge_ = next_multiple(t, out.gauge_interval);
+    {
+      const Region r("shwa::monitors");
+      update_monitors();
+      if (out.gauge_interval == 0 || t >= next_gauge_) {
+        record_gauges();
+        if (out.gauge_interval > 0) next_gauge_ = next_multiple(t, out.gauge_interval);
+      }
     }
+    // A step cut short to land on an output time is not a CFL step: leave it out of the range.
+    if (t != stop) stats_.dt_min = std::min(stats_.dt_min, dt);
+    stats_.dt_max = std::max(stats_.dt_max, dt);
     if (t == stop) {
       check_health();
-      write_frame(frame(int(next_out)));
+      timed("shwa::output", [&] {
+        flush_gauges();
+        write_frame(frame(int(next_out)));
+      });
       ++stats_.outputs;
       ++next_out;
     }
     if (cfg_.checkpoint_interval > 0 && t >= next_checkpoint_) {
-      write_checkpoint();
+      timed("shwa::checkpoint", [&] { write_checkpoint(); });
       next_checkpoint_ = next_multiple(t, cfg_.checkpoint_interval);
     }
     progress.update(t, solver_.steps(), dt, t == stop);
   }
+  flush_gauges();
+  Kokkos::fence();
+  const double loop = seconds_since(t_loop) - in_outputs;
   progress.finish();
 
   const double halo = coll_.halo_seconds(), reduce = coll_.reduce_seconds();

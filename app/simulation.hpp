@@ -50,6 +50,8 @@ class Collective {
   virtual void broadcast(std::vector<double>& v) = 0;
   /// Maximum over the ranks, on every rank.
   virtual double max_all(double x) = 0;
+  /// Element-wise sum over the ranks, on every rank (v has the same size everywhere).
+  virtual void sum_all(std::vector<double>& v) = 0;
   /// Every rank passes the exception it caught (or none). When any rank has one, every rank
   /// throws the same error: that of the lowest failing rank (named when it is not the root), of
   /// the same class (BlowUp, io::OutputError, else io::InputError). Collective.
@@ -81,6 +83,7 @@ class SingleRank final : public Collective {
   std::vector<io::Extent> pieces(const io::Extent& mine) override { return {mine}; }
   void broadcast(std::vector<double>&) override {}
   double max_all(double x) override { return x; }
+  void sum_all(std::vector<double>&) override {}
   void agree(std::exception_ptr e) override {
     if (e) std::rethrow_exception(e);
   }

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # On the GPU machine (no network): build Kokkos + shwa from the sources carried in .deps/src, test,
 # benchmark. Results and logs go to $OUT (or ./out). Steps, in the order given:
-#   build    Kokkos CUDA + shwa (cuda preset, MPI on when mpicxx exists); in the background the
-#            OpenMP Kokkos + shwa_bench for the host comparison
-#   test     the whole ctest suite of the CUDA build (comm tests: one GPU a rank, round robin)
+#   build    Kokkos CUDA + shwa, the app included (cuda preset, MPI on when mpicxx exists; NetCDF
+#            and PNG output where their libraries are, which this machine lacks: the configure log
+#            and shwa-info.txt say so); in the background the OpenMP Kokkos + shwa_bench and shwa
+#            for the host comparison
+#   test     the whole ctest suite of the CUDA build: core, I/O, app (decks, restart, gauges,
+#            blow-ups; `mpirun shwa` at 2 and 4 ranks), comm (one GPU a rank, round robin), perf
+#   app      perf/app_vs_bench.sh: `shwa run` on the fully wet inputs/bench/wet_4096.toml against
+#            shwa_bench's steps alone, same grid, kernel and steps (CUDA at $APP_N, default 4096;
+#            then OpenMP on $APP_THREADS host threads, default 16, at $APP_CPU_N, default 1024)
 #   bench    shwa_bench, CUDA double, $SIZES x both variants x $TILES
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
 #   float    CUDA single precision: build shwa_bench, run it
@@ -27,9 +33,10 @@ out=${OUT:-$PWD/out}; mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH SHWA_DEPS=$PWD/.deps SHWA_JOBS=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 SIZES=${SIZES:-8192,16384} TILES=${TILES:-32x8,32x4,64x4,16x16} NP=${NP:-2}
-cfg=(-DSHWA_ENABLE_APP=OFF)
+cfg=()
 command -v mpicxx > /dev/null || cfg+=(-DSHWA_ENABLE_MPI=OFF)
-# Header-only Debian packages staged by scripts/stage-offline-debs.sh (this machine has no registry).
+# Header-only Debian packages staged by scripts/stage-offline-debs.sh (this machine has no registry):
+# Catch2 for the tests, CLI11 and toml11 for the app and the benchmarks.
 if ls .deps/debs/*.deb > /dev/null 2>&1; then
   for d in .deps/debs/*.deb; do dpkg -x "$d" .deps/sysroot; done
   cfg+=(-DCatch2_DIR="$PWD/.deps/sysroot/usr/lib/cmake/Catch2" -DCLI11_DIR="$PWD/.deps/sysroot/usr/share/cmake/CLI11"
@@ -46,15 +53,23 @@ for step in "$@"; do
     cat "$out/machine.txt"
     ( scripts/build-kokkos.sh openmp > "$out/openmp-build.log" 2>&1 &&
       cmake --preset openmp "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF >> "$out/openmp-build.log" 2>&1 &&
-      cmake --build --preset openmp -j 8 --target shwa_bench >> "$out/openmp-build.log" 2>&1 ||
+      cmake --build --preset openmp -j 8 --target shwa_bench shwa >> "$out/openmp-build.log" 2>&1 ||
       echo "OpenMP build FAILED" >> "$out/openmp-build.log" ) &
     scripts/build-kokkos.sh cuda || exit 1
     li=(); [ "${LINEINFO:-0}" = 1 ] && li=(-DCMAKE_CXX_FLAGS=-lineinfo)  # debug info only, same code
     cmake --preset cuda "${cfg[@]}" "${li[@]}" > "$out/configure-cuda.log" 2>&1 || { tail -30 "$out/configure-cuda.log"; exit 1; }
     cmake --build --preset cuda -j "$SHWA_JOBS" > "$out/build-cuda.log" 2>&1 || { grep -m20 -A3 error "$out/build-cuda.log"; exit 1; }
+    grep "shwa: .* output:" "$out/configure-cuda.log"
+    build/cuda/app/shwa info > "$out/shwa-info.txt" 2>&1; grep "output formats" "$out/shwa-info.txt"
     wait; grep -h "host ISA" "$out/openmp-build.log"; tail -1 "$out/openmp-build.log" ;;
   test)
     ctest --preset cuda --timeout 300 ${CTEST_ARGS:-} 2>&1 | tee "$out/ctest-cuda.log" | grep -E "tests passed|Failed|\*\*\*|Total Test" ;;
+  app)
+    N=${APP_N:-4096} BUILD=build/cuda perf/app_vs_bench.sh 2>&1 | tee "$out/app-vs-bench-cuda.log"
+    if [ -x build/openmp/app/shwa ]; then
+      OMP_NUM_THREADS=${APP_THREADS:-16} OMP_PROC_BIND=${OMP_BIND:-spread} OMP_PLACES=${OMP_PLACES_:-threads} \
+        N=${APP_CPU_N:-1024} BUILD=build/openmp perf/app_vs_bench.sh 2>&1 | tee "$out/app-vs-bench-openmp.log"
+    fi ;;
   bench)
     bench build/cuda/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-double.json" | tee "$out/bench-cuda-double.log" ;;
   scale)

@@ -6,7 +6,8 @@
 //   u32 precision  i32 nx  i32 ny  f64 time  i64 step
 //   u32 n_meta   { string key, string value }      strings are u32 length + bytes
 //   u32 n_arrays { string name, u8 bytes per value (4 or 8), u64 count, values }
-//   u32 CRC-32 (zlib) of everything before it
+//   u32 CRC-32 of everything before it (crc32 below: zlib's crc32(), computed here so that
+//       checkpoints need no library)
 //
 // The file is written atomically and fsync'ed, so a kill leaves either the previous checkpoint
 // or the new one. The reader refuses a truncated, corrupted or foreign file with an InputError
@@ -36,5 +37,10 @@ struct Checkpoint {
 
 void write_checkpoint(const std::string& path, const Checkpoint& c);
 Checkpoint read_checkpoint(const std::string& path);
+
+// CRC-32 (ISO-HDLC: reflected polynomial 0xEDB88320, initial value and final XOR 0xFFFFFFFF), the
+// value zlib's crc32() gives: crc32("123456789", 9) == 0xCBF43926. `crc` continues an earlier
+// call: crc32(b, nb, crc32(a, na)) is the CRC of a followed by b.
+std::uint32_t crc32(const void* data, std::size_t n, std::uint32_t crc = 0);
 
 }  // namespace shwa::io

@@ -92,15 +92,20 @@ GaugeWriter GaugeWriter::resume(std::string path, std::vector<GaugePoint> gauges
   return GaugeWriter(std::move(path), std::move(gauges), std::move(quantities), false);
 }
 
-void GaugeWriter::append(double time, const std::vector<double>& values) {
-  if (values.size() != gauges_.size() * quantities_.size())
-    throw std::invalid_argument("GaugeWriter::append: " + path_ + ": expected " +
-                                std::to_string(gauges_.size() * quantities_.size()) + " values, got " +
-                                std::to_string(values.size()));
-  std::string row = format_double(time);
-  for (const double x : values) row += "," + format_double(x);
-  row += "\n";
-  if (std::fwrite(row.data(), 1, row.size(), file_) != row.size() || std::fflush(file_) != 0)
+void GaugeWriter::append(double time, const std::vector<double>& values) { append_rows({time}, values); }
+
+void GaugeWriter::append_rows(const std::vector<double>& times, const std::vector<double>& values) {
+  const std::size_t width = gauges_.size() * quantities_.size();
+  if (values.size() != times.size() * width)
+    throw std::invalid_argument("GaugeWriter::append: " + path_ + ": expected " + std::to_string(times.size() * width) +
+                                " values, got " + std::to_string(values.size()));
+  std::string rows;
+  for (std::size_t r = 0; r < times.size(); ++r) {
+    rows += format_double(times[r]);
+    for (std::size_t v = 0; v < width; ++v) rows += "," + format_double(values[r * width + v]);
+    rows += "\n";
+  }
+  if (std::fwrite(rows.data(), 1, rows.size(), file_) != rows.size() || std::fflush(file_) != 0)
     throw OutputError(path_ + ": write failed: " + std::strerror(errno));
 }
 

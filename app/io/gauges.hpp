@@ -6,8 +6,8 @@
 //   time,harbour.h,harbour.u,harbour.v,harbour.c
 //   0,2.5,0,0,0
 //
-// which SeriesTable reads back (and pandas with comment='#'). Each row is flushed as written, so
-// an interrupted run keeps every sample taken.
+// which SeriesTable reads back (and pandas with comment='#'). Rows are flushed to the file as they
+// are appended, so an interrupted run keeps every sample appended.
 
 #include <cstdio>
 #include <string>
@@ -39,6 +39,9 @@ class GaugeWriter {
 
   // One row: values[g * quantities + q] is quantity q at gauge g.
   void append(double time, const std::vector<double>& values);
+  // Several rows, written and flushed together: row r is times[r] and
+  // values[r * gauges * quantities, (r + 1) * gauges * quantities).
+  void append_rows(const std::vector<double>& times, const std::vector<double>& values);
 
  private:
   GaugeWriter(std::string path, std::vector<GaugePoint> gauges, std::vector<std::string> quantities, bool create);

@@ -1,7 +1,9 @@
 // Tests of the shwa program, run as a subprocess as a user runs it: bad input of every class is
 // refused with a one-line error, a non-zero exit code and no output; a run killed with SIGKILL and
 // restarted ends bit-identical to an uninterrupted one; a corrupted checkpoint is refused; a
-// blow-up exits with its own code.
+// blow-up exits with its own code, naming where it began; gauges sampled every step are written
+// whole. The optional output formats (NetCDF, PNG) are used where this build has them
+// (SHWA_HAVE_NETCDF, SHWA_HAVE_PNG); where it lacks one, a deck asking for it is refused.
 #include <catch2/catch.hpp>
 
 #include <signal.h>
@@ -9,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -94,6 +98,29 @@ void expect_refused(const TempDir& dir, const std::string& deck_text, const std:
   CHECK_FALSE(fs::exists(dir / "out"));
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
+}
+
+// A value of summary.json ("key": number), as text.
+std::string json_number(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": ");
+  if (at == std::string::npos) return "";
+  const std::size_t from = at + key.size() + 4;
+  return json.substr(from, json.find_first_of(",\n}", from) - from);
+}
+
 const char* const kDamBreak = R"(
 [grid]
 nx = 60
@@ -163,8 +190,8 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     expect_refused(dir, raster_deck(dir) + "[numerics]\ntile = [4096, 4096]\n",
                    "deck.toml:9: numerics.tile: expected two whole numbers [tx, ty] with tx * ty <= ");
   }
-  SECTION("no rows for the device column kernels") {
-    expect_refused(dir, raster_deck(dir) + "[numerics]\nrows = 0\n", "deck.toml:9: numerics.rows: 0 is out of range");
+  SECTION("negative rows for the device column kernels (0 is automatic)") {
+    expect_refused(dir, raster_deck(dir) + "[numerics]\nrows = -1\n", "deck.toml:9: numerics.rows: -1 is out of range");
   }
   SECTION("cfl > 1") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfl = 1.5\n", "numerics.cfl:");
@@ -203,6 +230,26 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     CHECK(r.err.find("output.dir:") != std::string::npos);
     CHECK(r.err.find("is not a directory") != std::string::npos);
   }
+#if !SHWA_HAVE_NETCDF || !SHWA_HAVE_PNG
+  SECTION("a format this build lacks is refused, naming the deck, the key and what builds it") {
+    const std::string missing = SHWA_HAVE_PNG ? "netcdf" : "png";
+    const std::string package = SHWA_HAVE_PNG ? "libnetcdf-dev" : "libpng-dev";
+    for (const char* command : {"check", "run"}) {
+      INFO(command);
+      expect_refused(dir, raster_deck(dir) + "formats = [\"vtk\", \"" + missing + "\"]\n",
+                     (dir / "deck.toml") + ":8: output.formats: format \"" + missing +
+                         "\" is not in this build of shwa (install " + package,
+                     command);
+    }
+  }
+#endif
+  SECTION("the default formats are those of this build") {
+    write(dir / "deck.toml", raster_deck(dir));
+    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
+    INFO(r.err);
+    CHECK(r.code == 0);
+    CHECK(r.out.find(SHWA_HAVE_PNG ? "formats = [\"vtk\", \"png\"]" : "formats = [\"vtk\"]") != std::string::npos);
+  }
   SECTION("a bad command line") {
     const Result r = shwa(dir, "run");
     CHECK(r.code == 2);
@@ -216,6 +263,18 @@ TEST_CASE("app: info and help", "[app][cli]") {
   CHECK(info.code == 0);
   CHECK(info.out.find("Kokkos 3.") != std::string::npos);
   CHECK(info.out.find("precision: ") != std::string::npos);
+  // The output formats of this build, and what builds the missing ones.
+  const std::string built = info.out.substr(info.out.find("output formats: "));
+  CHECK(built.rfind("output formats: vtk", 0) == 0);
+  const std::string first_line = built.substr(0, built.find('\n'));
+  CHECK(first_line.find("asc") != std::string::npos);
+  CHECK((first_line.find("netcdf") != std::string::npos) == bool(SHWA_HAVE_NETCDF));
+  CHECK((first_line.find("png") != std::string::npos) == bool(SHWA_HAVE_PNG));
+  CHECK((info.out.find("\n  netcdf: ") != std::string::npos) == !SHWA_HAVE_NETCDF);
+  CHECK((info.out.find("\n  png: ") != std::string::npos) == !SHWA_HAVE_PNG);
+  if (!SHWA_HAVE_PNG) CHECK(info.out.find("install libpng-dev") != std::string::npos);
+  if (!SHWA_HAVE_NETCDF) CHECK(info.out.find("install libnetcdf-dev") != std::string::npos);
+  if (SHWA_HAVE_NETCDF && SHWA_HAVE_PNG) CHECK(info.out.find("output formats not in this build: none") != std::string::npos);
   const Result help = shwa(dir, "--help");
   CHECK(help.code == 0);
   CHECK(help.out.find("run") != std::string::npos);
@@ -225,17 +284,27 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
   TempDir dir;
   std::string deck = kDamBreak;
   deck.replace(deck.find("end = 2.0"), 9, "end = 2.0\noutput_interval = 1.0");
-  write(dir / "deck.toml", deck + "[output]\ndir = \"" + (dir / "out") +
-                               "\"\nformats = [\"vtk\", \"netcdf\", \"asc\", \"png\"]\n"
+  std::string formats = "\"vtk\", \"asc\"";
+  std::vector<std::string> files = {"deck.toml", "summary.json", "shwa.pvd", "gauges.csv", "vtk/shwa_0002.vti",
+                                    "vtk/maxima.vti", "asc/h_0002.asc", "asc/c_0000.asc", "maxima/arrival.asc"};
+  if (SHWA_HAVE_NETCDF) {
+    formats += ", \"netcdf\"";
+    files.push_back("shwa.nc");
+  }
+  if (SHWA_HAVE_PNG) {
+    formats += ", \"png\"";
+    for (const char* f : {"png/depth_0002.png", "png/concentration_0001.png", "png/hmax.png"}) files.push_back(f);
+  }
+  write(dir / "deck.toml", deck + "[output]\ndir = \"" + (dir / "out") + "\"\nformats = [" + formats + "]\n"
                                "[gauges.g1]\nx = 30.0\ny = 10.0\n[pollutant]\nx = 20.0\ny = 10.0\nradius = 5.0\n"
                                "concentration = 1.0\n");
   const Result r = shwa(dir, "run " + (dir / "deck.toml"));
   INFO(r.err);
   REQUIRE(r.code == 0);
-  for (const char* f : {"deck.toml", "summary.json", "shwa.pvd", "shwa.nc", "gauges.csv", "vtk/shwa_0002.vti",
-                        "vtk/maxima.vti", "asc/h_0002.asc", "asc/c_0000.asc", "maxima/arrival.asc",
-                        "png/depth_0002.png", "png/concentration_0001.png", "png/hmax.png"})
-    CHECK(fs::exists(dir / ("out/" + std::string(f))));
+  for (const std::string& f : files) {
+    INFO(f);
+    CHECK(fs::exists(dir / ("out/" + f)));
+  }
   const std::string summary = slurp(dir / "out/summary.json");
   CHECK(summary.find("\"steps\"") != std::string::npos);
   CHECK(summary.find("\"exact_solution_error\"") != std::string::npos);
@@ -345,4 +414,112 @@ TEST_CASE("app: a blow-up stops the run with exit code 3 and names the step", "[
   const Result r = shwa(dir, "run " + (dir / "deck.toml"));
   CHECK(r.code == 3);
   CHECK(r.err.rfind("shwa: error: blow-up found after step 0", 0) == 0);
+}
+
+TEST_CASE("app: a blow-up the time step does not see is found at the next health check, named where it began",
+          "[app][blowup]") {
+  TempDir dir;
+  write(dir / "bathy.asc", raster(-2.0));
+  // A velocity so large that the fluxes overflow in the first steps: NaNs appear in a few cells
+  // while the time step stays positive, so only the health checks find them.
+  const std::string deck = raster_deck(dir, "u = 1e150") + "formats = [\"vtk\"]\n";
+  write(dir / "deck.toml", deck);
+
+  // Checked after every step, the blow-up is reported right after the step that made it.
+  const Result now = shwa(dir, "run " + (dir / "deck.toml") + " --set numerics.health_interval=1");
+  INFO(now.err);
+  REQUIRE(now.code == 3);
+  REQUIRE(now.err.rfind("shwa: error: blow-up found after step ", 0) == 0);
+  CHECK(now.err.find("first seen") == std::string::npos);
+  const std::string step = now.err.substr(38, now.err.find(' ', 38) - 38);
+  const std::size_t cell_at = now.err.find("first in cell (");
+  REQUIRE(cell_at != std::string::npos);
+  const std::string cell = now.err.substr(cell_at, now.err.find(':', cell_at) - cell_at);  // "first in cell (i, j) at x = .., y = .."
+  const std::string time = now.err.substr(now.err.find("(t = "), now.err.find(" s)") + 3 - now.err.find("(t = "));
+
+  // Checked every 10 steps (the default), the same step, time and cell are named.
+  for (const std::string& maxima : {"true", "false"}) {
+    INFO("output.maxima = " << maxima);
+    const Result later = shwa(dir, "run " + (dir / "deck.toml") + " --set output.maxima=" + maxima);
+    INFO(later.err);
+    CHECK(later.code == 3);
+    CHECK(later.err.rfind("shwa: error: blow-up found after step 10 (", 0) == 0);
+    if (maxima == "true") {
+      // The maxima kernel watches every step: the record names the step where it began.
+      CHECK(later.err.find(", first seen after step " + step + " " + time + "; " + cell + ", which after step 10 holds h = ") !=
+            std::string::npos);
+    } else {
+      // Without maxima the health check scans the state it finds.
+      CHECK(later.err.find("; first in cell (") != std::string::npos);
+    }
+    CHECK(std::count(later.err.begin(), later.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("app: gauges sampled every step are written whole, as the output fields give them", "[app][gauges]") {
+  TempDir dir;
+  // About 500 steps: the gauge samples fill the device buffer (256 rows) before they are written.
+  const std::string deck = std::string(R"(
+[grid]
+nx = 400
+ny = 4
+dx = 0.05
+[initial]
+problem = "dam_break"
+h_left = 2.0
+h_right = 0.5
+[time]
+end = 2.0
+output_interval = 0.5
+[output]
+formats = ["asc"]
+[gauges.dam]
+x = 10.01
+y = 0.11
+[gauges.downstream]
+x = 15.01
+y = 0.16
+)");
+  write(dir / "deck.toml", deck);
+  const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "ref"));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const long steps = std::stol(json_number(slurp(dir / "ref/summary.json"), "steps"));
+  REQUIRE(steps > 300);
+
+  // One row at the start and one after each step, in time order.
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& line : lines_of(slurp(dir / "ref/gauges.csv")))
+    if (!line.empty() && line[0] != '#' && line.rfind("time,", 0) != 0) rows.push_back(split(line, ','));
+  REQUIRE(long(rows.size()) == steps + 1);
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    INFO("row " << k);
+    REQUIRE(rows[k].size() == 11);
+    CHECK(std::strtod(rows[k][0].c_str(), nullptr) > std::strtod(rows[k - 1][0].c_str(), nullptr));
+  }
+  CHECK(rows.front()[0] == "0");
+  CHECK(rows.back()[0] == "2");
+  // At each output time the gauges' depths are the output grids' values of their cells, to the digit.
+  for (int out = 0; out <= 4; ++out) {
+    INFO("output " << out);
+    const std::string t = out == 0 ? "0" : out == 1 ? "0.5" : out == 2 ? "1" : out == 3 ? "1.5" : "2";
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto& x) { return x[0] == t; });
+    REQUIRE(row != rows.end());
+    const std::vector<std::string> grid = lines_of(slurp(dir / ("ref/asc/h_000" + std::to_string(out) + ".asc")));
+    REQUIRE(grid.size() == 6 + 4);
+    // Rows run north to south: cell row j is line 6 + (3 - j).
+    CHECK((*row)[1] == split(grid[6 + 3 - 2], ' ')[200]);  // dam: cell (200, 2)
+    CHECK((*row)[6] == split(grid[6 + 3 - 3], ' ')[300]);  // downstream: cell (300, 3)
+  }
+
+  // Stopped at t = 1 with a checkpoint and resumed to the end: the same file, byte for byte.
+  Result part = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "cut") +
+                              " --set time.end=1.0 --set time.checkpoint_interval=1.0");
+  INFO(part.err);
+  REQUIRE(part.code == 0);
+  part = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "cut") + " --restart");
+  INFO(part.err);
+  REQUIRE(part.code == 0);
+  CHECK(slurp(dir / "cut/gauges.csv") == slurp(dir / "ref/gauges.csv"));
+  CHECK(slurp(dir / "cut/asc/h_0004.asc") == slurp(dir / "ref/asc/h_0004.asc"));
 }

@@ -2,6 +2,14 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#if SHWA_TEST_WITH_ZLIB
+#include <zlib.h>
+#endif
 
 #include "io/error.hpp"
 #include "io_test_util.hpp"
@@ -108,4 +116,25 @@ TEST_CASE("checkpoint: a truncated or foreign file is refused", "[io][checkpoint
   CHECK(error(dir / "t.ckpt") == dir / "t.ckpt" + ": not a shwa checkpoint (bad magic)");
   CHECK(error(dir / "none.ckpt") == dir / "none.ckpt" + ": cannot read: No such file or directory");
   CHECK_THROWS_AS(write_checkpoint(dir / "missing/a.ckpt", sample()), shwa::io::OutputError);
+}
+
+TEST_CASE("checkpoint: the checksum is zlib's CRC-32", "[io][checkpoint]") {
+  using shwa::io::crc32;
+  CHECK(crc32("", 0) == 0u);
+  CHECK(crc32("123456789", 9) == 0xCBF43926u);  // the CRC-32/ISO-HDLC check value
+  CHECK(crc32("The quick brown fox jumps over the lazy dog", 43) == 0x414FA339u);
+  // Every length around the 8-byte steps, split anywhere, gives the CRC of the whole.
+  std::mt19937 rng(12345);
+  std::vector<unsigned char> bytes(100003);
+  for (auto& b : bytes) b = static_cast<unsigned char>(rng() & 0xFFu);
+  for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{9}, std::size_t{17},
+                              std::size_t{4096}, bytes.size()}) {
+    INFO("length " << n);
+    const std::uint32_t whole = crc32(bytes.data(), n);
+    for (const std::size_t cut : {std::size_t{0}, std::size_t{1}, n / 3, n})
+      CHECK(crc32(bytes.data() + cut, n - cut, crc32(bytes.data(), cut)) == whole);
+#if SHWA_TEST_WITH_ZLIB
+    CHECK(whole == static_cast<std::uint32_t>(::crc32(0L, bytes.data(), static_cast<uInt>(n))));
+#endif
+  }
 }

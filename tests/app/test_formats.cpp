@@ -1,0 +1,111 @@
+// The table of output formats (app/outputs.hpp): which formats this build has, and the refusal of
+// a deck asking for one it lacks. The refusal is tested with a copy of the table in which a format
+// is missing, so that it runs in every build; the real table is checked against the build's
+// SHWA_HAVE_NETCDF and SHWA_HAVE_PNG.
+#include "outputs.hpp"
+
+#include "io/deck.hpp"
+#include "io/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using shwa::app::OutputFormatInfo;
+using shwa::app::output_formats;
+using shwa::app::read_output_formats;
+namespace io = shwa::io;
+
+namespace {
+
+// The table with `name` marked missing, as a build without its library has it.
+std::vector<OutputFormatInfo> without(const std::string& name, const std::string& to_enable) {
+  std::vector<OutputFormatInfo> table = output_formats();
+  for (OutputFormatInfo& f : table)
+    if (f.name == name) {
+      f.available = false;
+      f.make = nullptr;
+      f.to_enable = to_enable;
+    }
+  return table;
+}
+
+// The formats a deck resolves to, or "refused: " and the error.
+std::vector<std::string> formats_of(const std::string& deck, const std::vector<OutputFormatInfo>& table,
+                                    const std::string& set = "") {
+  io::Deck d = io::Deck::parse(deck, "case.toml");
+  if (!set.empty()) d.set_override(set);
+  try {
+    return read_output_formats(d, table);
+  } catch (const io::InputError& e) {
+    return {std::string("refused: ") + e.what()};
+  }
+}
+
+const OutputFormatInfo* find(const std::vector<OutputFormatInfo>& table, const std::string& name) {
+  for (const OutputFormatInfo& f : table)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("formats: one table lists every format and what this build has", "[app][formats]") {
+  const std::vector<OutputFormatInfo>& table = output_formats();
+  std::vector<std::string> names;
+  for (const OutputFormatInfo& f : table) {
+    INFO(f.name);
+    names.push_back(f.name);
+    CHECK_FALSE(f.description.empty());
+    // A format is either built, with its writer, or missing, saying what builds it.
+    CHECK(f.available == (f.make != nullptr));
+    CHECK(f.available == f.to_enable.empty());
+  }
+  CHECK(names == std::vector<std::string>{"vtk", "netcdf", "asc", "png"});
+  CHECK(find(table, "vtk")->available);
+  CHECK(find(table, "asc")->available);
+  CHECK(find(table, "netcdf")->available == bool(SHWA_HAVE_NETCDF));
+  CHECK(find(table, "png")->available == bool(SHWA_HAVE_PNG));
+  if (!SHWA_HAVE_NETCDF) CHECK(find(table, "netcdf")->to_enable.find("libnetcdf-dev") != std::string::npos);
+  if (!SHWA_HAVE_PNG) CHECK(find(table, "png")->to_enable.find("libpng-dev") != std::string::npos);
+}
+
+TEST_CASE("formats: a deck asking for a format the build lacks is refused, naming what builds it", "[app][formats]") {
+  const std::string enable = "install libpng-dev, then reconfigure and rebuild shwa";
+  const std::vector<OutputFormatInfo> table = without("png", enable);
+  std::string built;
+  for (const OutputFormatInfo& f : table)
+    if (f.available) built += (built.empty() ? "" : ", ") + f.name;
+  const std::string refused = "refused: case.toml:3: output.formats: format \"png\" is not in this build of shwa (" +
+                              enable + "); this build writes " + built;
+  CHECK(formats_of("[output]\ndir = \"out\"\nformats = [\"vtk\", \"png\"]\n", table) ==
+        std::vector<std::string>{refused});
+  // Set on the command line, it is named so.
+  CHECK(formats_of("[output]\ndir = \"out\"\n", table, "output.formats=[\"png\"]") ==
+        std::vector<std::string>{"refused: command line: output.formats: format \"png\" is not in this build of shwa (" +
+                                 enable + "); this build writes " + built});
+  // The formats the table has pass, and the default leaves the missing one out.
+  CHECK(formats_of("[output]\nformats = [\"asc\", \"vtk\"]\n", table) == std::vector<std::string>{"asc", "vtk"});
+  CHECK(formats_of("[output]\ndir = \"out\"\n", table) == std::vector<std::string>{"vtk"});
+  // A name in no table is still an unknown format, with the closest named.
+  CHECK(formats_of("[output]\nformats = [\"pngg\"]\n", table) ==
+        std::vector<std::string>{"refused: case.toml:2: output.formats: unknown format \"pngg\"; did you mean 'png'?"});
+}
+
+TEST_CASE("formats: this build's table decides what a deck may ask for", "[app][formats]") {
+  const std::vector<OutputFormatInfo>& table = output_formats();
+  for (const char* name : {"netcdf", "png"}) {
+    INFO(name);
+    const std::vector<std::string> got = formats_of(std::string("[output]\nformats = [\"") + name + "\"]\n", table);
+    if (find(table, name)->available) {
+      CHECK(got == std::vector<std::string>{name});
+    } else {
+      REQUIRE(got.size() == 1);
+      CHECK(got[0].rfind(std::string("refused: case.toml:2: output.formats: format \"") + name + "\" is not in this build", 0) == 0);
+      CHECK(got[0].find(find(table, name)->to_enable) != std::string::npos);
+    }
+  }
+  const std::vector<std::string> def = formats_of("[output]\ndir = \"out\"\n", table);
+  CHECK(def == (SHWA_HAVE_PNG ? std::vector<std::string>{"vtk", "png"} : std::vector<std::string>{"vtk"}));
+}
