@@ -533,6 +533,8 @@ RunStats BlockRun<E>::run() {
   coll_.reset_comm_times();
   Kokkos::fence();
   const auto t_loop = Clock::now();
+  double quiet_sum = 0;  // the fraction of quiet squares (skipped dry land) at output times
+  int quiet_samples = 0;
   while (next_out < out.times.size()) {
     const double stop = out.times[next_out];
     double dt = 0;
@@ -557,6 +559,8 @@ RunStats BlockRun<E>::run() {
     stats_.dt_max = std::max(stats_.dt_max, dt);
     if (t == stop) {
       check_health();
+      quiet_sum += ex_.sum_all(solver_.quiet_fraction()) / coll_.ranks();
+      ++quiet_samples;
       timed("shwa::output", [&] {
         flush_gauges();
         write_frame(frame(int(next_out)));
@@ -599,6 +603,7 @@ RunStats BlockRun<E>::run() {
   if (!(stats_.dt_min <= stats_.dt_max)) stats_.dt_min = stats_.dt_max;
   stats_.volume_final = ex_.sum_all(diag_.volume(w));
   stats_.mass_final = ex_.sum_all(diag_.pollutant_mass(w));
+  stats_.quiet_fraction = quiet_samples > 0 ? quiet_sum / quiet_samples : 0.0;
   stats_.clipped_volume = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
   stats_.wall_loop = loop;
   stats_.wall_total = seconds_since(t_start);

@@ -19,6 +19,7 @@ void write_summary(const std::string& path, const RunStats& s) {
   if (s.restarted_from) j.value(*s.restarted_from);
   else j.null();
   j.key("outputs_written").value(s.outputs);
+  j.key("dry_land_skipped").value(s.quiet_fraction);
   j.key("wall_time_s").value(s.wall_total).key("time_loop_s").value(s.wall_loop);
   j.key("cell_updates_per_s").value(s.wall_loop > 0 ? updates / s.wall_loop : 0.0);
   j.key("parallel").begin_object();

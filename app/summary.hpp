@@ -22,6 +22,7 @@ struct RunStats {
   double volume_initial = 0, volume_final = 0;
   double mass_initial = 0, mass_final = 0;
   double clipped_volume = 0;  // water added by clipping negative depths, all runs
+  double quiet_fraction = 0;  // dry land skipped: mean over the output times of the quiet share
   // The decomposition, and where the time loop's wall time went on each rank (the maximum over
   // ranks of each part): compute = time loop - halo - allreduce.
   int ranks = 1;

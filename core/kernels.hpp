@@ -163,10 +163,15 @@ struct Stencil {
         n(load_prim(f, H, j + 1, i, eps)) {}
 };
 
+/// The host sweeps' tiles, handed out to threads as they come free: a tile of skipped dry land
+/// takes no time, so contiguous shares would leave the threads that hold the water doing the work.
 template <class E>
-Kokkos::TeamPolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size) {
+using HostTilePolicy = Kokkos::TeamPolicy<E, Kokkos::Schedule<Kokkos::Dynamic>>;
+
+template <class E>
+HostTilePolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size) {
   const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
-  return Kokkos::TeamPolicy<E>(ntiles, team_size);
+  return HostTilePolicy<E>(ntiles, team_size);
 }
 
 /// The device recompute kernel: one thread a cell of the tile, team size TX * TY (max_tile_cells at
@@ -322,16 +327,17 @@ struct Column {
 /// most, from 64 down to 4 by halving, that still gives the device at least a team for every
 /// SHWA_DEVICE_COLUMN_FILL resident warps it can hold, so that a small block keeps every
 /// multiprocessor busy. A team loads two rows and solves one row of y-edges more than it updates:
-/// fewer rows cost (rows + 2) / rows of the loads, more rows leave multiprocessors idle.
+/// fewer rows cost (rows + 2) / rows of the loads, more rows leave multiprocessors idle. Teams of
+/// skipped dry land end at once: only the `active` share of the teams counts.
 #ifndef SHWA_DEVICE_COLUMN_FILL
 #define SHWA_DEVICE_COLUMN_FILL 2
 #endif
 template <class E>
-int column_rows(const Box& box, int rows) {
+int column_rows(const Box& box, int rows, double active = 1) {
   if (rows > 0) return rows;
-  const long target = long(E().concurrency()) / kLanes / SHWA_DEVICE_COLUMN_FILL;
+  const double target = double(E().concurrency()) / kLanes / SHWA_DEVICE_COLUMN_FILL;
   int r = 64;
-  while (r > 4 && Column<E>::teams(box, r) < target) r /= 2;
+  while (r > 4 && double(Column<E>::teams(box, r)) * active < target) r /= 2;
   return r;
 }
 
@@ -365,7 +371,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
     // path's order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly
     // (a correctly rounded division is monotone), and it saves a division a cell.
     using Col = detail::Column<E>;
-    const int rows = detail::column_rows<E>(box, tiling.rows);
+    const int rows = detail::column_rows<E>(box, tiling.rows, quiet.on ? quiet.active : 1.0);
     const QuietMap<E> q = quiet;
     Real zmax = 0;
     Kokkos::parallel_reduce(
@@ -479,7 +485,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
     // both teams on the same bits, so it gives the same result whichever team (tile, block) solves
     // it, and the fields do not depend on the decomposition.
     using Col = detail::Column<E>;
-    const int rows = detail::column_rows<E>(box, tiling.rows);
+    const int rows = detail::column_rows<E>(box, tiling.rows, quiet.on ? quiet.active : 1.0);
     const QuietMap<E> q = quiet;
     Kokkos::parallel_for(
         "shwa::flux_update_decoupled", Col::policy(box, rows),

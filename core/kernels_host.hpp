@@ -261,7 +261,7 @@ struct HostTileScratch {
   }
   static size_t bytes(const Tiling& t) { return ScratchArray<E>::shmem_size(reals(t)); }
 
-  HostTileScratch(const typename Kokkos::TeamPolicy<E>::member_type& m, const Tiling& t)
+  HostTileScratch(const typename HostTilePolicy<E>::member_type& m, const Tiling& t)
       : TX(t.tx),
         px(t.tx + 2),
         npos((t.tx + 2) * (t.ty + 2)),
@@ -329,7 +329,7 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
   Kokkos::parallel_reduce(
       "shwa::cfl_min_dt",
       tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
-      [=](const typename Kokkos::TeamPolicy<E>::member_type& m, Real& lmax) {
+      [=](const typename HostTilePolicy<E>::member_type& m, Real& lmax) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
         if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
@@ -372,7 +372,7 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
   Kokkos::parallel_for(
       "shwa::flux_update_decoupled",
       tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
-      [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
+      [=](const typename HostTilePolicy<E>::member_type& m) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
         if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
@@ -438,7 +438,7 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
       "shwa::flux_update_recompute",
       tile_policy<E>(box, tiling, 1)
           .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(9 * nrow))),
-      [=](const typename Kokkos::TeamPolicy<E>::member_type& m) {
+      [=](const typename HostTilePolicy<E>::member_type& m) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
         if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
