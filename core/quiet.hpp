@@ -36,7 +36,6 @@ struct QuietMap {
   int epoch = 0;  // the step count of the current state, for this map (not the solver's steps())
   Box inner;      // skipping needs a tile and its ring inside these cells
   bool on = false;
-  double active = 1;  // the share of squares found active when last counted (launch shapes)
 
   QuietMap() = default;
   /// A map over ny_padded x nx_padded cells of storage.

@@ -123,15 +123,10 @@ class Solver {
       flux_update_decoupled(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_, quiet_);
   }
 
-  /// W^{n+1} becomes the state. On devices, every kActiveCount steps the share of active squares
-  /// is counted for the column kernels' launch shape (detail::column_rows): a reduction over the
-  /// squares, 1/64 of the cells, and a wait for its value.
-  static constexpr int kActiveCount = 32;
+  /// W^{n+1} becomes the state.
   void swap() {
     std::swap(cur_, next_);
     quiet_.advance();
-    if (!is_host_space<E>() && quiet_.on && quiet_.epoch % kActiveCount == 0)
-      quiet_.active = 1 - quiet_fraction();
   }
 
   /// The fraction of the owned cells' squares of the QuietMap that are quiet in the current state
