@@ -277,8 +277,8 @@ struct Column {
 
   /// Marks the squares of the QuietMap under the team's columns that hold an active cell: each
   /// lane passes whether its cell was active in any row, and the first lane of each square's
-  /// columns marks the team's rows of that square column where one of its lanes was. (Per lane
-  /// and row, tracking which rows were active cost 1 % of a wet step on an H200; whole runs of
+  /// columns marks the team's rows of that square column where one of its lanes was. (Tracking
+  /// which rows were active, per lane and row, costs instructions in every wet cell; whole runs of
   /// rows are marked instead, which skips less only next to fronts.)
   KOKKOS_INLINE_FUNCTION void mark_active(const Member& m, const QuietMap<E>& q, const Box& b,
                                           bool active) const {
@@ -327,9 +327,8 @@ struct Column {
 /// most, from 64 down to 4 by halving, that still gives the device at least a team for every
 /// SHWA_DEVICE_COLUMN_FILL resident warps it can hold, so that a small block keeps every
 /// multiprocessor busy. A team loads two rows and solves one row of y-edges more than it updates:
-/// fewer rows cost (rows + 2) / rows of the loads, more rows leave multiprocessors idle. (Halving
-/// the runs where two thirds of the teams skip dry land was slower on an H200: 0.35 against
-/// 0.32 s for the default estuary's loop.)
+/// fewer rows cost (rows + 2) / rows of the loads, more rows leave multiprocessors idle. (Shorter
+/// runs where many teams skip dry land were slower: docs/kernels.md.)
 #ifndef SHWA_DEVICE_COLUMN_FILL
 #define SHWA_DEVICE_COLUMN_FILL 2
 #endif

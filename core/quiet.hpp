@@ -68,8 +68,8 @@ struct QuietMap {
   }
   /// Marks the squares of the cells [i0, i1) x [j0, j1) active in the next state. During a step
   /// every writer writes the same value, epoch + 1, over older ones, so that on a device plain
-  /// stores do (an atomic a square and team cost 2-3 % of a wet step on an H200); host threads,
-  /// which mark a few squares a tile, use an atomic maximum.
+  /// stores do (atomics, one a square and team, are a measurable part of a wet step); host
+  /// threads, which mark a few squares a tile, use an atomic maximum.
   KOKKOS_INLINE_FUNCTION void mark(int i0, int i1, int j0, int j1) const {
     for (int jb = j0 / kCells; jb <= (j1 - 1) / kCells; ++jb)
       for (int ib = i0 / kCells; ib <= (i1 - 1) / kCells; ++ib) {
