@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -529,4 +530,31 @@ y = 0.16
   REQUIRE(part.code == 0);
   CHECK(slurp(dir / "cut/gauges.csv") == slurp(dir / "ref/gauges.csv"));
   CHECK(slurp(dir / "cut/asc/h_0004.asc") == slurp(dir / "ref/asc/h_0004.asc"));
+}
+
+TEST_CASE("app: numerics.skip_dry changes no output, and the run says how much land it skipped", "[app][skip_dry]") {
+  TempDir dir;
+  // A dam break onto a dry bed: the front crosses land that is skipped until the water comes.
+  const std::string deck = "[grid]\nnx = 160\nny = 48\ndx = 1.0\n[initial]\nproblem = \"dam_break\"\n"
+                           "h_left = 2.0\nh_right = 0.0\n[time]\nend = 6.0\noutput_interval = 2.0\n"
+                           "[output]\nformats = [\"asc\"]\ngauge_interval = 0.5\n"
+                           "[gauges.front]\nx = 100.0\ny = 24.0\n";
+  write(dir / "deck.toml", deck);
+  std::map<std::string, std::string> files[2];
+  std::string summary[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string out = dir / (k == 0 ? "on" : "off");
+    const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + out +
+                                   " --set numerics.skip_dry=" + (k == 0 ? "true" : "false"));
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    for (const auto& e : fs::recursive_directory_iterator(out))
+      if (e.is_regular_file() && (e.path().extension() == ".asc" || e.path().filename() == "gauges.csv"))
+        files[k][fs::relative(e.path(), out).string()] = slurp(e.path().string());
+    summary[k] = slurp(out + "/summary.json");
+  }
+  REQUIRE(files[0].size() >= 4);  // frames at 0, 2, 4, 6 s of each field, and the gauges
+  CHECK(files[0] == files[1]);
+  CHECK(std::stod(json_number(summary[0], "dry_land_skipped")) > 0.1);
+  CHECK(std::stod(json_number(summary[1], "dry_land_skipped")) == 0);
 }
