@@ -8,7 +8,7 @@
 #   SHWA_HAVE_NETCDF, SHWA_HAVE_PNG   TRUE or FALSE
 #   PkgConfig::NETCDF, PNG::PNG       the imported targets, where found
 # shwa_io exports the compile definitions SHWA_HAVE_NETCDF=0|1 and SHWA_HAVE_PNG=0|1 (app/io/CMakeLists.txt).
-# The GPU machine has neither library, so its build leaves both out by itself.
+# A machine without a library (ours with the GPU has no NetCDF) leaves that format out by itself.
 
 set(SHWA_WITH_NETCDF AUTO CACHE STRING "NetCDF output (libnetcdf): AUTO (if found), ON (required) or OFF")
 set_property(CACHE SHWA_WITH_NETCDF PROPERTY STRINGS AUTO ON OFF)

@@ -29,8 +29,8 @@
 #   E2E_FINE_END  time.end of the fine deck for both builds (600: a 16-core CPU needs minutes for
 #                 this, about 1300 steps of 25.5 M cells; empty: the deck's 3600 s). The deck's
 #                 output_interval (600 s) stays, so a run ends with its output at time.end.
-#   E2E_FORMATS   output.formats of every run (["vtk"]: estuary.toml asks for vtk and png, and the
-#                 GPU machine's builds have no png; both builds have vtk and asc). Gauges,
+#   E2E_FORMATS   output.formats of every run (["vtk"]: estuary.toml asks for vtk and png, and a
+#                 build without libpng has no png; every build has vtk and asc). Gauges,
 #                 maxima, checkpoints and summary.json are written as the decks say.
 #   E2E_NOSKIP    also run with numerics.skip_dry=false (dry-land skipping off): "all" (both
 #                 builds, the default), "gpu" (the GPU build only), "none". Left out, and said so

@@ -2,8 +2,8 @@
 # On the GPU machine (no network): build Kokkos + shwa from the sources carried in .deps/src, test,
 # benchmark. Results and logs go to $OUT (or ./out). Steps, in the order given:
 #   build    Kokkos CUDA + shwa, the app included (cuda preset, MPI on when mpicxx exists; NetCDF
-#            and PNG output where their libraries are, which this machine lacks: the configure log
-#            and shwa-info.txt say so); in the background the OpenMP Kokkos + shwa_bench and shwa
+#            and PNG output where their libraries are; this machine has libpng, not NetCDF: the
+#            configure log and shwa-info.txt say so); in the background the OpenMP Kokkos + shwa_bench and shwa
 #            for the host comparison
 #   test     the whole ctest suite of the CUDA build: core, I/O, app (decks, restart, gauges,
 #            blow-ups; `mpirun shwa` at 2 and 4 ranks), comm (one GPU a rank, round robin), perf
