@@ -213,8 +213,12 @@ int main(int argc, char** argv) {
                "Decks are TOML files; inputs/README.md describes their keys.",
                "shwa"};
   app.require_subcommand(1);
-  app.add_option("--threads", a.threads, "Host threads Kokkos uses (default: OMP_NUM_THREADS or all cores)");
-  app.add_option("--device", a.device, "GPU to run on (GPU builds)");
+  // Kokkos' OpenMP thread pool fails beyond a few hundred threads: more than kMaxThreads is refused
+  // as a bad command line, like a count below 1.
+  constexpr int kMaxThreads = 256;
+  app.add_option("--threads", a.threads, "Host threads Kokkos uses (default: OMP_NUM_THREADS or all cores)")
+      ->check(CLI::Range(1, kMaxThreads));
+  app.add_option("--device", a.device, "GPU to run on (GPU builds)")->check(CLI::NonNegativeNumber);
   app.footer("Examples:\n  shwa run inputs/estuary.toml\n  shwa run inputs/dam_break_stoker.toml --set grid.nx=800\n"
              "  shwa check inputs/estuary.toml --set numerics.cfl=0.5\n"
              "Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line, 3 the run blew up.");

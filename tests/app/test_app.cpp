@@ -279,6 +279,14 @@ TEST_CASE("app: info and help", "[app][cli]") {
   const Result help = shwa(dir, "--help");
   CHECK(help.code == 0);
   CHECK(help.out.find("run") != std::string::npos);
+  // Thread counts Kokkos cannot start are a bad command line (exit 2), not a crash.
+  for (const char* n : {"0", "-3", "100000"}) {
+    INFO("--threads " << n);
+    const Result r = shwa(dir, std::string("--threads ") + n + " info");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--threads") != std::string::npos);
+  }
+  CHECK(shwa(dir, "--threads 2 info").code == 0);
 }
 
 TEST_CASE("app: a run writes every format, the summary and the resolved deck", "[app][outputs]") {
