@@ -157,7 +157,7 @@ TEST_CASE("skipping dry land gives the fields of computing everything, bit for b
         quiet_min = std::min(quiet_min, a.quiet_fraction());
       }
       CAPTURE(quiet_min);
-      CHECK(quiet_min > 0.1);  // (the device recompute kernel marks whole tiles)
+      CHECK(quiet_min > 0.1);  // (the device kernels mark whole tiles or runs of rows)
       CHECK(b.quiet_fraction() == 0);
     }
   }
