@@ -462,6 +462,9 @@ RunConfig load_config(Deck& d, const std::string& deck_path) {
   d.check_unused();
   check_output_dir(cfg.out.dir, d, "output.dir");
   cfg.resolved_deck = d.resolved_toml();
+  cfg.definition.values = d.values();
+  for (const auto& kv : cfg.definition.values) cfg.definition.where[kv.first] = d.where(kv.first);
+  cfg.definition.files = d.paths();
   return cfg;
 }
 

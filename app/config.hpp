@@ -16,6 +16,7 @@
 #include "io/grid.hpp"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,13 @@ struct ParallelConfig {
   std::string describe() const;
 };
 
+/// What defines a run: its checkpoints record it and a restart compares it (checkpointing.hpp).
+struct RunDefinition {
+  std::map<std::string, std::string> values;  // every deck key set or defaulted: io::Deck::values()
+  std::map<std::string, std::string> where;   // the same keys: "deck.toml:12", "command line", "default"
+  std::map<std::string, std::string> files;   // the keys that name input files: the file's path
+};
+
 struct RunConfig {
   std::string deck_path;
   std::string problem;  // a built-in problem's name, or "files"
@@ -76,6 +84,7 @@ struct RunConfig {
   OutputConfig out;
   ParallelConfig parallel;
   std::string resolved_deck;  // TOML of every key set or defaulted
+  RunDefinition definition;
 };
 
 /// Reads and validates the whole configuration. Throws io::InputError "FILE:LINE: KEY: message"

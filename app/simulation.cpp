@@ -48,6 +48,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -159,6 +160,7 @@ class BlockRun {
 
  private:
   std::string last_checkpoint_;
+  std::map<std::string, std::string> definition_;  // what defines the run, as checkpoints record it (root)
   double clipped_before_ = 0;     // clipped volume of the runs before a restart
   double next_gauge_ = 0, next_checkpoint_ = 0;
   RunStats stats_;
@@ -194,14 +196,10 @@ void BlockRun<E>::restore(const std::string& path) {
   coll_.collectively([&] {
     if (!coll_.root()) return;
     c = io::read_checkpoint(path);
-    if (c.nx != cfg_.grid.nx || c.ny != cfg_.grid.ny)
-      throw io::InputError(path + ": the checkpoint's grid is " + std::to_string(c.nx) + " x " + std::to_string(c.ny) +
-                           ", the deck's " + std::to_string(cfg_.grid.nx) + " x " + std::to_string(cfg_.grid.ny));
+    check_restart(c, path, cfg_, definition_);
     if (c.precision != int(sizeof(Real)))
       throw io::InputError(path + ": the checkpoint was written in " + (c.precision == 4 ? "single" : "double") +
                            " precision, this build runs in the other");
-    if (c.time > cfg_.t_end)
-      throw io::InputError(path + ": the checkpoint's time " + io::format_double(c.time) + " lies past time.end");
     for (const char* key : {"dt_min", "dt_max", "volume_initial", "mass_initial", "clipped_volume"}) meta_double(c, path, key);
   });
   // The root's metadata on every rank (doubles as written, exactly).
@@ -431,6 +429,7 @@ void BlockRun<E>::write_checkpoint() {
                 {"mass_initial", io::format_double(stats_.mass_initial)},
                 {"clipped_volume", io::format_double(clipped)},
                 {"deck", cfg_.deck_path}};
+  c.metadata.insert(definition_.begin(), definition_.end());
   coll_.collectively([&] {
     if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
   });
@@ -464,12 +463,15 @@ template <class E>
 RunStats BlockRun<E>::run() {
   const auto t_start = Clock::now();
   const OutputConfig& out = cfg_.out;
-  // Everything that can be refused is checked before the first file is written.
+  // Everything that can be refused is checked before the first file is written: the input files
+  // are read for the run's definition, a restart's checkpoint must be sound and of the same run.
   std::string checkpoint;
   coll_.collectively([&] {
-    if (!opt_.restart || !coll_.root()) return;
+    if (!coll_.root()) return;
+    definition_ = definition_metadata(cfg_.definition);
+    if (!opt_.restart) return;
     checkpoint = latest_checkpoint(out.dir);
-    io::read_checkpoint(checkpoint);  // refuse a corrupted one now
+    check_restart(io::read_checkpoint(checkpoint), checkpoint, cfg_, definition_);
   });
 
   set_up();

@@ -256,6 +256,22 @@ std::string toml_text(const toml::value& v) {
   }
 }
 
+// A value as Deck::values() gives it: numbers in their shortest form whatever their TOML type;
+// strings bare at the top level and quoted inside lists.
+std::string comparable_text(const toml::value& v, bool in_list = false) {
+  switch (v.type()) {
+    case toml::value_t::integer: return format_double(static_cast<double>(v.as_integer()));
+    case toml::value_t::floating: return format_double(v.as_floating());
+    case toml::value_t::string: return in_list ? toml_string(v.as_string().str) : v.as_string().str;
+    case toml::value_t::array: {
+      std::string out = "[";
+      for (const auto& item : v.as_array()) out += (out.size() > 1 ? ", " : "") + comparable_text(item, true);
+      return out + "]";
+    }
+    default: return toml_text(v);
+  }
+}
+
 std::string type_name(const toml::value& v) {
   switch (v.type()) {
     case toml::value_t::boolean: return "boolean";
@@ -302,6 +318,7 @@ struct Deck::Impl {
   std::map<std::string, Entry> entries;   // set in the file or on the command line
   std::map<std::string, Entry> defaults;  // fallbacks used by getters for keys not set
   std::set<std::string> known;            // read or declared
+  std::map<std::string, std::string> paths;  // keys read as file names: the path each gave
 
   void flatten(const toml::table& table, const std::string& prefix);
 
@@ -592,9 +609,12 @@ std::string Deck::get_choice(const std::string& key, const std::string& fallback
 std::string Deck::get_path(const std::string& key) {
   const std::string p = get_string(key);
   const Entry& e = impl_->entries.at(key);
-  if (e.source != Source::file || p.empty() || impl_->dir.empty() || std::filesystem::path(p).is_absolute())
-    return p;
-  return (std::filesystem::path(impl_->dir) / p).lexically_normal().string();
+  const std::string path =
+      e.source != Source::file || p.empty() || impl_->dir.empty() || std::filesystem::path(p).is_absolute()
+          ? p
+          : (std::filesystem::path(impl_->dir) / p).lexically_normal().string();
+  if (!path.empty()) impl_->paths[key] = path;
+  return path;
 }
 
 std::string Deck::get_path(const std::string& key, const std::string& fallback) {
@@ -728,5 +748,15 @@ std::string Deck::resolved_toml() const {
   }
   return out;
 }
+
+std::map<std::string, std::string> Deck::values() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, e] : impl_->defaults) out[key] = comparable_text(e.value);
+  // A key set in the deck or on the command line wins over a default read before it was set.
+  for (const auto& [key, e] : impl_->entries) out[key] = comparable_text(e.value);
+  return out;
+}
+
+std::map<std::string, std::string> Deck::paths() const { return impl_->paths; }
 
 }  // namespace shwa::io

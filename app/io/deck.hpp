@@ -11,6 +11,7 @@
 // Values given on the command line are reported as "command line: KEY: ...".
 
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -112,6 +113,14 @@ class Deck {
   // The configuration as TOML: every key set and every default used, each marked with where it
   // came from. Parsing it gives back the same values.
   std::string resolved_toml() const;
+
+  // Every key set or defaulted, with its value as comparable text: numbers in their shortest
+  // form whatever their TOML type (2, 2.0 and 2e0 give "2"), strings as they are (in lists,
+  // quoted), booleans "true" / "false", lists "[a, b]". Two decks that read the same give the
+  // same map.
+  std::map<std::string, std::string> values() const;
+  // The keys read as file names (get_path) that name a file, and the path each resolved to.
+  std::map<std::string, std::string> paths() const;
 
  private:
   struct Impl;

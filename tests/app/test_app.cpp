@@ -1,6 +1,7 @@
 // Tests of the shwa program, run as a subprocess as a user runs it: bad input of every class is
 // refused with a one-line error, a non-zero exit code and no output; a run killed with SIGKILL and
-// restarted ends bit-identical to an uninterrupted one; a corrupted checkpoint is refused; a
+// restarted ends bit-identical to an uninterrupted one; a corrupted checkpoint is refused, and so
+// is a restart with another deck value or input file; a
 // blow-up exits with its own code, naming where it began; gauges sampled every step are written
 // whole. The optional output formats (NetCDF, PNG) are used where this build has them
 // (SHWA_HAVE_NETCDF, SHWA_HAVE_PNG); where it lacks one, a deck asking for it is refused.
@@ -414,6 +415,45 @@ y = 80.0
     CHECK(none.err.find("no checkpoint to restart from") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "none"));
   }
+}
+
+TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing, and continues the same run",
+          "[app][restart_changed]") {
+  TempDir dir;
+  write(dir / "bathy.asc", raster(-2.0));
+  const std::string deck = raster_deck(dir, "[boundary.west]\ntype = \"stage\"\nvalue = 0.1\n");
+  write(dir / "deck.toml", deck);
+  const std::string run = "run " + (dir / "deck.toml");
+  Result r = shwa(dir, run + " --set time.checkpoint_interval=4.0 --set time.end=8.0");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::string written = slurp(dir / "out/deck.toml"), summary = slurp(dir / "out/summary.json");
+  REQUIRE(summary.find("\"restarted_from\": null") != std::string::npos);
+
+  // Refused with one line naming the first difference; the output folder is left as it was.
+  auto refused = [&](const std::string& sets, const std::string& expect) {
+    const Result bad = shwa(dir, run + " --restart" + sets);
+    INFO("--restart" << sets << ": " << bad.err);
+    CHECK(bad.code == 1);
+    CHECK(bad.err.rfind("shwa: error: ", 0) == 0);
+    CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+    CHECK(bad.err.find(expect) != std::string::npos);
+    CHECK(slurp(dir / "out/deck.toml") == written);
+    CHECK(slurp(dir / "out/summary.json") == summary);
+  };
+  refused(" --set physics.manning=0.03", "command line: physics.manning: \"0.03\" here, \"0\" in the run that wrote " +
+                                             (dir / "out/checkpoints/checkpoint_"));
+  refused(" --set physics.manning=0.03 --set boundary.west.value=0.2", "command line: boundary.west.value: \"0.2\" here");
+  refused(" --set initial.surface=0.5", "initial.surface: \"0.5\" here, \"0\" in the run");
+  write(dir / "bathy.asc", raster(-2.5));
+  refused("", (dir / "bathy.asc") + " (initial.bathymetry): the file changed since ");
+  write(dir / "bathy.asc", raster(-2.0));
+
+  // The same run, to a later end: accepted (time.end may change on a restart).
+  r = shwa(dir, run + " --restart --set time.end=10.0 --set output.progress_interval=1.0");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(json_number(slurp(dir / "out/summary.json"), "restarted_from") == "8");
 }
 
 TEST_CASE("app: a blow-up stops the run with exit code 3 and names the step", "[app][blowup]") {

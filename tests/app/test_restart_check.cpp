@@ -1,0 +1,188 @@
+// What a restart checks before it continues a checkpoint (app/checkpointing.hpp): impossible
+// header values are refused; the deck's values must be those recorded in the checkpoint, but for
+// the keys a restart may change, and the first other difference is named; every input file must
+// have the recorded contents. The configurations come from decks through load_config, as `shwa
+// run` builds them.
+#include "checkpointing.hpp"
+#include "config.hpp"
+
+#include "io/checkpoint.hpp"
+#include "io/deck.hpp"
+#include "io/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+using shwa::app::check_restart;
+using shwa::app::definition_metadata;
+using shwa::app::load_config;
+using shwa::app::may_change_on_restart;
+using shwa::app::RunConfig;
+namespace io = shwa::io;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kDeck = R"([grid]
+nx = 8
+ny = 4
+dx = 1.0
+[initial]
+problem = "lake_at_rest"
+[physics]
+g = 9.81
+[time]
+end = 10
+checkpoint_interval = 1.0
+)";
+
+/// The configuration of a deck text with command-line overrides.
+RunConfig config(const std::string& text, const std::vector<std::string>& sets = {},
+                 const std::string& name = "case.toml") {
+  io::Deck d = io::Deck::parse(text, name);
+  d.set_override("output.dir=restart-check-out");  // never created: load_config only checks it
+  for (const std::string& s : sets) d.set_override(s);
+  return load_config(d, name);
+}
+
+/// A checkpoint of `cfg`'s run at step 12, t = 3 s, recording its definition.
+io::Checkpoint checkpoint_of(const RunConfig& cfg) {
+  io::Checkpoint c;
+  c.precision = 8;
+  c.nx = cfg.grid.nx;
+  c.ny = cfg.grid.ny;
+  c.time = 3.0;
+  c.step = 12;
+  c.metadata = definition_metadata(cfg.definition);
+  c.metadata["dt_min"] = "0.25";
+  return c;
+}
+
+/// The error check_restart gives for continuing `c` with `cfg`, or "accepted".
+std::string verdict(const io::Checkpoint& c, const RunConfig& cfg) {
+  try {
+    check_restart(c, "ck.shck", cfg, definition_metadata(cfg.definition));
+  } catch (const io::InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("restart check: impossible checkpoint headers are refused", "[restart_check]") {
+  const RunConfig cfg = config(kDeck);
+  const io::Checkpoint good = checkpoint_of(cfg);
+  CHECK(verdict(good, cfg) == "accepted");
+  for (const double t : {-5.0, -0.0 - 1e-300, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    io::Checkpoint c = good;
+    c.time = t;
+    INFO("time " << t);
+    CHECK_THAT(verdict(c, cfg), Catch::StartsWith("ck.shck: impossible checkpoint: time "));
+  }
+  io::Checkpoint c = good;
+  c.step = -3;
+  CHECK(verdict(c, cfg) == "ck.shck: impossible checkpoint: step -3 (a step count is >= 0)");
+  c = good;
+  c.step = 0;  // a time reached without a step
+  CHECK_THAT(verdict(c, cfg), Catch::StartsWith("ck.shck: impossible checkpoint: time 3 after 0 steps"));
+  c = good;
+  c.time = 0;  // steps that advanced no time
+  CHECK_THAT(verdict(c, cfg), Catch::StartsWith("ck.shck: impossible checkpoint: time 0 after 12 steps"));
+  c = good;
+  c.time = 10.5;
+  CHECK(verdict(c, cfg) == "ck.shck: the checkpoint's time 10.5 lies past time.end");
+  c = good;
+  c.nx = 9;
+  CHECK(verdict(c, cfg) == "ck.shck: the checkpoint's grid is 9 x 4, the deck's 8 x 4");
+}
+
+TEST_CASE("restart check: a changed deck value is refused, naming the first key and both values",
+          "[restart_check]") {
+  const io::Checkpoint c = checkpoint_of(config(kDeck));
+  // The same values, however typed: 10 and 10.0, a default and the same value set.
+  CHECK(verdict(c, config(kDeck, {"time.end=10.0", "physics.manning=0", "grid.dx=1"})) == "accepted");
+  // Keys a restart may change.
+  CHECK(verdict(c, config(kDeck, {"time.end=20", "time.checkpoint_interval=2.5", "time.output_interval=5",
+                                  "output.formats=[\"asc\"]", "output.progress_interval=1",
+                                  "numerics.health_interval=3", "numerics.tile=[16, 4]", "numerics.skip_dry=false",
+                                  "parallel.halo_width=2", "parallel.decomposition=\"strips\""})) == "accepted");
+  // Another deck file with the same values continues the run.
+  CHECK(verdict(c, config(kDeck, {}, "copy.toml")) == "accepted");
+
+  CHECK(verdict(c, config(kDeck, {"physics.g=9.8"})) ==
+        "command line: physics.g: \"9.8\" here, \"9.81\" in the run that wrote ck.shck; a restart continues the same "
+        "run and may change only the keys inputs/README.md lists");
+  // The first difference in alphabetical order.
+  CHECK_THAT(verdict(c, config(kDeck, {"physics.g=9.8", "numerics.cfl=0.5"})),
+             Catch::StartsWith("command line: numerics.cfl: \"0.5\" here, \"0.9\" in the run that wrote ck.shck"));
+  // Set in the deck file: named with its line.
+  std::string dx2 = kDeck;
+  dx2.replace(dx2.find("dx = 1.0"), 8, "dx = 2.0");
+  CHECK_THAT(verdict(c, config(dx2)), Catch::StartsWith("case.toml:4: grid.dx: \"2\" here, \"1\" in the run"));
+  // A key the checkpoint's run did not have, and one it had.
+  CHECK_THAT(verdict(c, config(std::string(kDeck) + "[gauges.a]\nx = 1.5\ny = 1.5\n")),
+             Catch::StartsWith("case.toml:13: gauges.a.x: \"1.5\" here, not set in the run that wrote ck.shck"));
+  const io::Checkpoint with_gauge = checkpoint_of(config(std::string(kDeck) + "[gauges.a]\nx = 1.5\ny = 1.5\n"));
+  CHECK_THAT(verdict(with_gauge, config(kDeck)), Catch::StartsWith("case.toml: gauges.a.x: not set here, \"1.5\" in"));
+  // A problem or a boundary condition is a key like any other.
+  CHECK_THAT(verdict(c, config(kDeck, {"boundary.west.type=\"open\""})),
+             Catch::StartsWith("command line: boundary.west.type: \"open\" here, \"wall\" in"));
+
+  // A checkpoint that records no deck (an older shwa's) cannot be checked.
+  io::Checkpoint old = c;
+  for (auto it = old.metadata.begin(); it != old.metadata.end();)
+    it = it->first.rfind("deck.", 0) == 0 ? old.metadata.erase(it) : std::next(it);
+  CHECK_THAT(verdict(old, config(kDeck)), Catch::Contains("does not record the deck of its run"));
+}
+
+TEST_CASE("restart check: an input file that changed is refused, naming it", "[restart_check]") {
+  const fs::path dir = fs::absolute("restart-check-files");
+  fs::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name, std::ios::binary) << text;
+  };
+  std::string body = "ncols 4\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n";
+  for (int j = 0; j < 2; ++j) body += "-2 -2 -2 -2\n";
+  write("bathy.asc", body);
+  write("tide.csv", "time,stage\n0,0\n100,1\n");
+  const std::string deck = "[initial]\nbathymetry = \"bathy.asc\"\n[boundary.west]\ntype = \"stage\"\n"
+                           "series = \"tide.csv\"\ncolumn = \"stage\"\n[time]\nend = 10\n";
+  const std::string deck_path = (dir / "deck.toml").string();
+  const RunConfig cfg = config(deck, {}, deck_path);
+  CHECK(cfg.definition.files.size() == 2);
+  const io::Checkpoint c = checkpoint_of(cfg);
+  CHECK_THAT(c.metadata.at("input.initial.bathymetry"), Catch::Matches("crc32 [0-9a-f]{8}, 75 bytes"));
+  CHECK(verdict(c, cfg) == "accepted");
+
+  // One digit of the bathymetry changed: the same size, other contents.
+  body[body.size() - 2] = '3';
+  write("bathy.asc", body);
+  const RunConfig edited = config(deck, {}, deck_path);
+  CHECK_THAT(verdict(c, edited), Catch::StartsWith((dir / "bathy.asc").string() +
+                                                   " (initial.bathymetry): the file changed since ck.shck was written"));
+  CHECK_THAT(verdict(c, edited), Catch::Contains("must read the same input files"));
+  body[body.size() - 2] = '2';
+  write("bathy.asc", body);
+  write("tide.csv", "time,stage\n0,0\n100,1.5\n");
+  CHECK_THAT(verdict(c, config(deck, {}, deck_path)),
+             Catch::StartsWith((dir / "tide.csv").string() + " (boundary.west.series): the file changed"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("restart check: the keys a restart may change", "[restart_check]") {
+  for (const char* key : {"time.end", "time.checkpoint_interval", "output.dir", "output.formats",
+                          "parallel.decomposition", "parallel.halo_width", "numerics.health_interval"})
+    CHECK(may_change_on_restart(key));
+  for (const char* key : {"physics.g", "grid.dx", "numerics.cfl", "numerics.kernel", "output.maxima",
+                          "output.arrival_threshold", "output.gauge_interval", "initial.problem", "time.endx"})
+    CHECK_FALSE(may_change_on_restart(key));
+}
