@@ -104,7 +104,7 @@ KOKKOS_FORCEINLINE_FUNCTION void update_values(Real& h, Real& qx, Real& qy, Real
 /// no friction) gives a finite value that the caller does not use.
 KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real qy, Real cbrt_h,
                                                  Real dt, Real gn2) {
-  const Real qn = shwa::sqrt(qx * qx + qy * qy);
+  const Real qn = shwa::sqrt_nonneg(qx * qx + qy * qy);
   const Real h73 = select(use, h * h * cbrt_h, Real(1));
   return h73 / (h73 + dt * gn2 * qn);
 }

@@ -88,7 +88,7 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Re
   CellPrim p;
   p.h = h;
   p.H = H;
-  p.sh = shwa::sqrt(shwa::max(h, Real(0)));
+  p.sh = shwa::sqrt_nonneg(shwa::max(h, Real(0)));
   p.u = select(wet, qx * rh, Real(0));
   p.v = select(wet, qy * rh, Real(0));
   p.c = select(wet, hc * rh, Real(0));
@@ -171,7 +171,7 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   const Real ut = (L.sh * L.ut + R.sh * R.ut) * rs;
   const Real c = (L.sh * L.c + R.sh * R.c) * rs;
   const Real a2 = g * Real(0.5) * (L.h + R.h);
-  const Real a = shwa::sqrt(a2);
+  const Real a = shwa::sqrt_nonneg(a2);
   const Real l1 = un - a;
   const Real l3 = un + a;
 
@@ -274,8 +274,8 @@ template <bool MaybeDry = true>
 KOKKOS_FORCEINLINE_FUNCTION Real edge_speed(Prim L, Prim R, Real g, Real eps_h) {
   bool dry = false, wall_right = false, wall_left = false;
   if constexpr (MaybeDry) resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
-  const Real un = (L.sh * L.un + R.sh * R.un) / safe_den(!dry, L.sh + R.sh);
-  return select(dry, Real(0), shwa::abs(un) + shwa::sqrt(g * Real(0.5) * (L.h + R.h)));
+  const Real un = shwa::divide(L.sh * L.un + R.sh * R.un, safe_den(!dry, L.sh + R.sh));
+  return select(dry, Real(0), shwa::abs(un) + shwa::sqrt_nonneg(g * Real(0.5) * (L.h + R.h)));
 }
 
 }  // namespace shwa
