@@ -3,6 +3,7 @@
 
 #include "config.hpp"
 #include "outputs.hpp"
+#include "signals.hpp"
 #include "simulation.hpp"
 
 #include "io/deck.hpp"
@@ -164,6 +165,28 @@ void print_info() {
   Kokkos::print_configuration(std::cout, false);
 }
 
+/// `s` as a POSIX shell reads it back: as it is if it holds only safe characters, else in single
+/// quotes.
+std::string shell_word(const std::string& s) {
+  const bool safe = !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                      "0123456789_-+=./:,@%") == std::string::npos;
+  if (safe) return s;
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The command line that continues an interrupted run: this one with --restart.
+std::string resume_command(int argc, char** argv) {
+  std::string cmd;
+  bool restart = false;
+  for (int k = 0; k < argc; ++k) {
+    cmd += (k > 0 ? " " : "") + shell_word(argv[k]);
+    restart = restart || std::string(argv[k]) == "--restart";
+  }
+  return restart ? cmd : cmd + " --restart";
+}
+
 /// Runs the chosen subcommand; errors propagate as exceptions.
 int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
   if (run.parsed() || check.parsed()) {
@@ -181,6 +204,7 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
     }
     RunOptions opt;
     opt.restart = a.restart;
+    catch_stop_signals();
     const RunStats s = run_simulation(cfg, opt);
     if (world_rank() == 0)
       std::printf("shwa: done: %ld steps, t = %s s, %.3g cell updates/s; outputs in %s\n", s.steps,
@@ -221,7 +245,8 @@ int main(int argc, char** argv) {
   app.add_option("--device", a.device, "GPU to run on (GPU builds)")->check(CLI::NonNegativeNumber);
   app.footer("Examples:\n  shwa run inputs/estuary.toml\n  shwa run inputs/dam_break_stoker.toml --set grid.nx=800\n"
              "  shwa check inputs/estuary.toml --set numerics.cfl=0.5\n"
-             "Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line, 3 the run blew up.");
+             "Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line, 3 the run blew up,\n"
+             "4 SIGINT or SIGTERM stopped the run after writing a checkpoint (a second signal ends it at once).");
   CLI::App* run = app.add_subcommand("run", "Run the simulation a deck describes");
   CLI::App* check = app.add_subcommand("check", "Validate a deck and print its resolved configuration; run nothing");
   app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision, MPI support and the output formats");
@@ -233,6 +258,7 @@ int main(int argc, char** argv) {
   }
   run->add_flag("--restart", a.restart, "Resume from the latest checkpoint in the output directory");
 
+  ignore_sigpipe();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -263,6 +289,13 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       error_line(e.what());
       code = kBlowUp;
+    } catch (const Interrupted& e) {
+      // Every rank stopped after the same step; the root wrote the checkpoint and says so.
+      std::fflush(stdout);
+      if (world_rank() == 0)
+        std::fprintf(stderr, "shwa: %s\nshwa: resume with: %s%s\n", e.what(), resume_command(argc, argv).c_str(),
+                     world_size() > 1 ? "  (behind the same mpirun; any number of ranks)" : "");
+      code = kInterrupted;
     } catch (const std::exception& e) {
       std::fflush(stdout);
       error_line(e.what());

@@ -17,6 +17,9 @@
 //   - gauge samples reach gauges.csv at outputs, checkpoints, the end, a blow-up, and when the
 //     device buffer is full (kGaugeRows rows): the same rows and values as writing each one as it
 //     is taken, and every row up to a checkpoint is in the file before the checkpoint is.
+// A SIGINT or SIGTERM (signals.hpp) stops the run after a step, with a checkpoint. One process
+// looks at the signal after every step; several ranks agree on it at the health checks, in the
+// reduction those make anyway, so they stop after the same step with no MPI call of their own.
 // The step's time step dt reaches the host in every step (it ends the step); that is the loop's
 // one synchronisation. The loop is timed as a whole, less the outputs and checkpoints in it, and
 // its phases are Kokkos profiling regions (shwa::step, shwa::monitors, shwa::output,
@@ -27,6 +30,7 @@
 #include "monitors.hpp"
 #include "outputs.hpp"
 #include "progress.hpp"
+#include "signals.hpp"
 
 #include "diagnostics.hpp"
 #include "halo.hpp"
@@ -160,6 +164,8 @@ class BlockRun {
 
  private:
   std::string last_checkpoint_;
+  long checkpoint_step_ = -1;      // the step of the last checkpoint this run wrote
+  bool stop_ = false;              // every rank knows a signal asked the run to stop
   std::map<std::string, std::string> definition_;  // what defines the run, as checkpoints record it (root)
   double clipped_before_ = 0;     // clipped volume of the runs before a restart
   double next_gauge_ = 0, next_checkpoint_ = 0;
@@ -312,9 +318,14 @@ template <class E>
 void BlockRun<E>::check_health() {
   if (!cfg_.out.maxima) record_health(solver_.state(), block_, solver_.time(), solver_.steps(), health_);
   const auto bad = health_.read();
-  if (ex_.min_all(bad.bad() ? double(bad.step) : std::numeric_limits<double>::infinity()) <
-      std::numeric_limits<double>::infinity())
-    blow_up("non-finite values or negative depths");
+  // One reduction answers both questions: the minimum is the first bad step of any block if
+  // there is one (a blow-up wins), else kStopAsked if a signal reached any rank, else infinity.
+  constexpr double kStopAsked = std::numeric_limits<double>::max();
+  const double first = ex_.min_all(bad.bad()       ? double(bad.step)
+                                   : stop_signal() ? kStopAsked
+                                                   : std::numeric_limits<double>::infinity());
+  if (first < kStopAsked) blow_up("non-finite values or negative depths");
+  if (first == kStopAsked) stop_ = true;
   const double clipped = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
   const double limit = cfg_.max_clipped_fraction * std::max(stats_.volume_initial, block_.dx * block_.dy);
   if (clipped > limit)
@@ -433,6 +444,7 @@ void BlockRun<E>::write_checkpoint() {
   coll_.collectively([&] {
     if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
   });
+  checkpoint_step_ = solver_.steps();
 }
 
 /// Errors of h and u against the exact solution at the end time, over the whole grid (root).
@@ -575,11 +587,27 @@ RunStats BlockRun<E>::run() {
       next_checkpoint_ = next_multiple(t, cfg_.checkpoint_interval);
     }
     progress.update(t, solver_.steps(), dt, t == stop);
+    // One process looks at the signal after every step; several ranks agreed in check_health().
+    if (coll_.ranks() == 1 && stop_signal() != 0) stop_ = true;
+    if (stop_) {
+      if (checkpoint_step_ != solver_.steps()) timed("shwa::checkpoint", [&] { write_checkpoint(); });
+      break;
+    }
   }
   flush_gauges();
   Kokkos::fence();
   const double loop = seconds_since(t_loop) - in_outputs;
   progress.finish();
+  if (stop_) {
+    // The outputs so far are complete files; the maxima and the summary belong to the end.
+    coll_.collectively([&] {
+      for (auto& f : formats_) f->finish();
+    });
+    const int sig = stop_signal();
+    throw Interrupted(std::string(sig != 0 ? signal_name(sig) : "a signal to another rank") + " stopped the run after step " +
+                      std::to_string(solver_.steps()) + " (t = " + io::format_double(solver_.time()) +
+                      " s); its checkpoint is " + last_checkpoint_);
+  }
 
   const double halo = coll_.halo_seconds(), reduce = coll_.reduce_seconds();
   if (out.maxima) {

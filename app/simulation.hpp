@@ -33,6 +33,13 @@ class BlowUp : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The run stopped early because a signal asked it to (signals.hpp), after writing a checkpoint
+/// from which `--restart` continues it.
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// How the root rank sees the whole grid.
 class Collective {
  public:
@@ -96,7 +103,8 @@ struct RunOptions {
 
 /// Runs cfg (already validated): on one block covering the whole grid, or, in an MPI run, on this
 /// rank's block of the decomposition of MPI_COMM_WORLD ([parallel]). Throws BlowUp, io::InputError
-/// (a bad checkpoint, a decomposition that does not fit) or io::OutputError, on every rank alike.
+/// (a bad checkpoint, a decomposition that does not fit), io::OutputError, or Interrupted (SIGINT
+/// or SIGTERM: a checkpoint was written), on every rank alike.
 RunStats run_simulation(const RunConfig& cfg, const RunOptions& opt);
 
 }  // namespace shwa::app

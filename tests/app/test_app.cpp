@@ -1,7 +1,8 @@
 // Tests of the shwa program, run as a subprocess as a user runs it: bad input of every class is
 // refused with a one-line error, a non-zero exit code and no output; a run killed with SIGKILL and
 // restarted ends bit-identical to an uninterrupted one; a corrupted checkpoint is refused, and so
-// is a restart with another deck value or input file; a
+// is a restart with another deck value or input file; SIGTERM stops a run with a checkpoint from
+// which the command it prints resumes it, bit-identical; a
 // blow-up exits with its own code, naming where it began; gauges sampled every step are written
 // whole. The optional output formats (NetCDF, PNG) are used where this build has them
 // (SHWA_HAVE_NETCDF, SHWA_HAVE_PNG); where it lacks one, a deck asking for it is refused.
@@ -68,6 +69,40 @@ Result shwa(const TempDir& dir, const std::string& args) {
   const std::string cmd = std::string(SHWA_EXE) + " " + args + " > " + out + " 2> " + err;
   const int status = std::system(cmd.c_str());
   return Result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+// Starts `shwa ARGS...` without waiting for it, its stdout to /dev/null and its stderr to
+// `err_path`; returns its process id.
+pid_t start_shwa(const std::vector<std::string>& args, const std::string& err_path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv{const_cast<char*>(SHWA_EXE)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (!freopen("/dev/null", "w", stdout) || !freopen(err_path.c_str(), "w", stderr)) _exit(126);
+    execv(SHWA_EXE, argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// Waits until `ready()` holds or `seconds` pass; returns ready().
+template <class F>
+bool wait_until(F&& ready, int seconds = 120) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (!ready() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  return ready();
+}
+
+// The checkpoint files of an output folder, sorted (the newest last).
+std::vector<std::string> checkpoints_in(const std::string& out) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(out + "/checkpoints", ec))
+    if (e.path().extension() == ".shck") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 // A 20 x 10 raster of value v, with `header` lines replacing the standard ones if given.
@@ -359,23 +394,10 @@ y = 80.0
   REQUIRE(r.code == 0);
 
   // The same run, killed as soon as its first checkpoint exists.
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const std::string deck_path = dir / "deck.toml", set = "output.dir=" + cut;
-    if (!freopen("/dev/null", "w", stdout)) _exit(126);
-    execl(SHWA_EXE, SHWA_EXE, "run", deck_path.c_str(), "--set", set.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  auto has_checkpoint = [&] {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(cut + "/checkpoints", ec))
-      if (e.path().extension() == ".shck") return true;
-    return false;
-  };
-  while (!has_checkpoint() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const pid_t pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + cut}, "/dev/null");
+  REQUIRE(pid > 0);
+  auto has_checkpoint = [&] { return !checkpoints_in(cut).empty(); };
+  wait_until(has_checkpoint);
   kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -415,6 +437,89 @@ y = 80.0
     CHECK(none.err.find("no checkpoint to restart from") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "none"));
   }
+}
+
+TEST_CASE("app: SIGTERM stops a run with a checkpoint and says how to resume; a second signal ends it at once",
+          "[app][interrupt]") {
+  TempDir dir;
+  // About 300 steps, long enough for the signal to come while the loop runs.
+  const std::string deck = R"(
+[grid]
+nx = 200
+ny = 100
+dx = 1.0
+[initial]
+problem = "dam_break"
+h_left = 10.0
+h_right = 1.0
+x_dam = 80.0
+[pollutant]
+x = 60.0
+y = 50.0
+radius = 15.0
+concentration = 1.0
+[time]
+end = 16.0
+output_interval = 4.0
+[output]
+formats = ["asc", "vtk"]
+gauge_interval = 0.5
+[gauges.a]
+x = 100.0
+y = 50.0
+)";
+  write(dir / "deck.toml", deck);
+  const std::string ref = dir / "ref", cut = dir / "cut";
+  Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + ref);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+
+  // SIGTERM once the time loop runs (the first frame is written just before it).
+  const std::string err = dir / "interrupted.txt";
+  pid_t pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + cut}, err);
+  REQUIRE(pid > 0);
+  REQUIRE(wait_until([&] { return fs::exists(cut + "/asc/h_0000.asc"); }));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::string said = slurp(err);
+  INFO(said);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 4);
+  // The checkpoint of the step it stopped after, named; no summary (the run is not over).
+  const std::vector<std::string> saved = checkpoints_in(cut);
+  REQUIRE(saved.size() == 1);
+  CHECK(said.rfind("shwa: SIGTERM stopped the run after step ", 0) == 0);
+  CHECK(said.find("; its checkpoint is " + saved.back() + "\n") != std::string::npos);
+  CHECK_FALSE(fs::exists(cut + "/summary.json"));
+  const std::string hint = "shwa: resume with: ";
+  const std::size_t at = said.find(hint);
+  REQUIRE(at != std::string::npos);
+  const std::string command = said.substr(at + hint.size(), said.find('\n', at) - at - hint.size());
+  CHECK(command == std::string(SHWA_EXE) + " run " + (dir / "deck.toml") + " --set output.dir=" + cut + " --restart");
+
+  // The command it gives resumes the run, which ends bit-identical to the uninterrupted one.
+  const int resumed = std::system((command + " > " + (dir / "resumed.txt") + " 2>&1").c_str());
+  INFO(slurp(dir / "resumed.txt"));
+  REQUIRE(WIFEXITED(resumed));
+  REQUIRE(WEXITSTATUS(resumed) == 0);
+  for (const char* f : {"asc/h_0004.asc", "asc/u_0004.asc", "asc/v_0004.asc", "asc/c_0004.asc", "asc/eta_0004.asc",
+                        "vtk/shwa_0004.vti", "maxima/hmax.asc", "maxima/cmax.asc", "maxima/arrival.asc",
+                        "gauges.csv", "shwa.pvd"}) {
+    INFO(f);
+    REQUIRE(fs::exists(ref + "/" + f));
+    CHECK(slurp(ref + "/" + f) == slurp(cut + "/" + f));
+  }
+
+  // Two signals: the second ends the process at once, by its default action.
+  pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + (dir / "twice")}, "/dev/null");
+  REQUIRE(pid > 0);
+  REQUIRE(wait_until([&] { return fs::exists(dir / "twice/asc/h_0000.asc"); }));
+  kill(pid, SIGTERM);
+  kill(pid, SIGINT);
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  CHECK((WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM));
 }
 
 TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing, and continues the same run",

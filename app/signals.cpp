@@ -1,0 +1,63 @@
+// shwa/app/signals.cpp — see signals.hpp.
+#include "signals.hpp"
+
+#include <atomic>
+#include <csignal>
+
+#include <signal.h>
+
+namespace shwa::app {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+// Signals received: the threads of the process may each take one at the same time, so the count
+// that tells the first from the second is atomic (and lock-free, hence async-signal-safe).
+std::atomic<int> g_count{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+void set_action(int sig, void (*handler)(int)) {
+  struct sigaction a = {};
+  a.sa_handler = handler;
+  sigemptyset(&a.sa_mask);
+  a.sa_flags = SA_RESTART;  // a write or a wait the signal interrupts goes on
+  sigaction(sig, &a, nullptr);
+}
+
+/// Records the first signal and gives both signals back their default action (sigaction is
+/// async-signal-safe), so that the next one terminates the process. A second signal that another
+/// thread takes before that is done terminates the process itself: raised again with the default
+/// action, it is delivered as this handler returns.
+void on_stop_signal(int sig) {
+  if (g_count.fetch_add(1) > 0) {
+    set_action(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  g_stop_signal = sig;
+  set_action(SIGINT, SIG_DFL);
+  set_action(SIGTERM, SIG_DFL);
+}
+
+}  // namespace
+
+void catch_stop_signals() {
+  g_stop_signal = 0;
+  g_count = 0;
+  set_action(SIGINT, on_stop_signal);
+  set_action(SIGTERM, on_stop_signal);
+}
+
+void ignore_sigpipe() { set_action(SIGPIPE, SIG_IGN); }
+
+int stop_signal() { return g_stop_signal; }
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+  }
+}
+
+}  // namespace shwa::app

@@ -1,0 +1,25 @@
+// shwa/app/signals.hpp — how `shwa run` answers signals.
+//
+// SIGINT and SIGTERM (a Ctrl-C, a batch scheduler's warning before its time limit) ask the run to
+// stop: the handler only records the signal, and the time loop, which polls stop_signal(), ends
+// after the step in progress, writes a checkpoint and exits with kInterrupted (cli.hpp). The
+// first signal also puts back the default action of both, so a second one ends the process at
+// once. SIGPIPE is ignored: a closed stdout (`shwa run ... | head -1`) makes writes to it fail,
+// which the progress lines notice (progress.hpp), instead of killing the run.
+#pragma once
+
+namespace shwa::app {
+
+/// Installs the handlers of SIGINT and SIGTERM (forgetting any signal recorded before).
+void catch_stop_signals();
+
+/// Ignores SIGPIPE for the rest of the process.
+void ignore_sigpipe();
+
+/// The signal that asked the run to stop (SIGINT or SIGTERM), or 0 if none came.
+int stop_signal();
+
+/// "SIGINT", "SIGTERM", or "a signal".
+const char* signal_name(int sig);
+
+}  // namespace shwa::app
