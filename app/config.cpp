@@ -17,6 +17,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace shwa::app {
 
@@ -432,6 +434,59 @@ void check_output_dir(const std::string& dir, const io::Deck& deck, const std::s
   if (::access(p.c_str(), W_OK | X_OK) != 0) fail("cannot write in " + p.string() + ": " + std::strerror(errno));
 }
 
+namespace {
+
+/// A path as two absolute forms: its directory entry (the folders resolved, the last name kept,
+/// which a write by rename replaces) and its target (every link resolved, which a write in place
+/// changes).
+std::pair<fs::path, fs::path> entry_and_target(const fs::path& p) {
+  std::error_code ec;
+  const fs::path abs = fs::absolute(p, ec).lexically_normal();
+  fs::path entry = fs::weakly_canonical(abs.parent_path(), ec) / abs.filename();
+  if (ec) entry = abs;
+  fs::path target = fs::weakly_canonical(abs, ec);
+  if (ec) target = abs;
+  return {entry, target};
+}
+
+bool within(const fs::path& p, const fs::path& folder) {
+  const auto [a, b] = std::mismatch(folder.begin(), folder.end(), p.begin(), p.end());
+  return a == folder.end() && b != p.end();
+}
+
+/// Refuses an output directory in which the run would write over its deck or an input file: the
+/// files shwa writes there and the folders it fills (outputs.hpp, checkpointing.hpp, the lock).
+void check_outputs_spare_inputs(const RunConfig& cfg, const Deck& d) {
+  static const char* const kFiles[] = {"deck.toml", "summary.json", "shwa.pvd", "shwa.nc", "shwa.nc.resume.tmp",
+                                       "gauges.csv", "shwa.lock"};
+  static const char* const kFolders[] = {"vtk", "asc", "png", "maxima", "checkpoints"};
+  std::vector<std::pair<std::string, std::string>> inputs;  // (what, path)
+  if (!cfg.deck_path.empty()) inputs.emplace_back("the deck", cfg.deck_path);
+  for (const auto& [key, path] : cfg.definition.files) inputs.emplace_back("the file of " + key, path);
+  const fs::path dir(cfg.out.dir);
+  for (const auto& [what, path] : inputs) {
+    const auto in = entry_and_target(path);
+    auto refuse = [&](const fs::path& written) {
+      const std::string where = d.where("output.dir");
+      throw io::OutputError((where.empty() || where == "default" ? cfg.deck_path : where) + ": output.dir: " +
+                            io::quote(cfg.out.dir) + ": the run would write " + written.string() + " over " +
+                            what + ", " + path + "; choose another output.dir");
+    };
+    for (const char* name : kFiles) {
+      const auto out = entry_and_target(dir / name);
+      if (in.first == out.first || in.first == out.second || in.second == out.first || in.second == out.second)
+        refuse(dir / name);
+    }
+    for (const char* name : kFolders) {
+      const auto out = entry_and_target(dir / name);
+      for (const fs::path& p : {in.first, in.second})
+        if (within(p, out.first) || within(p, out.second)) refuse(dir / name / p.filename());
+    }
+  }
+}
+
+}  // namespace
+
 RunConfig load_config(Deck& d, const std::string& deck_path) {
   RunConfig cfg;
   cfg.deck_path = deck_path;
@@ -465,6 +520,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path) {
   cfg.definition.values = d.values();
   for (const auto& kv : cfg.definition.values) cfg.definition.where[kv.first] = d.where(kv.first);
   cfg.definition.files = d.paths();
+  check_outputs_spare_inputs(cfg, d);
   return cfg;
 }
 

@@ -353,10 +353,63 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
   const std::string summary = slurp(dir / "out/summary.json");
   CHECK(summary.find("\"steps\"") != std::string::npos);
   CHECK(summary.find("\"exact_solution_error\"") != std::string::npos);
-  // The resolved deck runs again as it is.
-  const Result again = shwa(dir, "check " + (dir / "out/deck.toml"));
+  // The resolved deck runs again as it is, into another folder (not over itself).
+  const Result again = shwa(dir, "check " + (dir / "out/deck.toml") + " --set output.dir=" + (dir / "again"));
   INFO(again.err);
   CHECK(again.code == 0);
+}
+
+TEST_CASE("app: a run never writes over its deck or an input file", "[app][outputs]") {
+  TempDir dir;
+  fs::create_directories(dir / "out/asc");
+  write(dir / "out/asc/bathy.asc", raster(-2.0));
+  const std::string raster_in_out = "[initial]\nbathymetry = \"out/asc/bathy.asc\"\n[time]\nend = 1.0\n";
+  struct Case {
+    std::string deck, text, expect;
+  };
+  const std::vector<Case> cases = {
+      // output.dir is the deck's own folder: the resolved deck.toml would replace the deck.
+      {dir / "deck.toml", raster_in_out + "[output]\ndir = \"" + (dir / "") + "\"\n",
+       "the run would write " + (dir / "deck.toml") + " over the deck, " + (dir / "deck.toml")},
+      // The bathymetry lies in a folder the run fills.
+      {dir / "case.toml", raster_in_out + "[output]\ndir = \"" + (dir / "out") + "\"\n",
+       "the run would write " + (dir / "out/asc/bathy.asc") + " over the file of initial.bathymetry, " +
+           (dir / "out/asc/bathy.asc")},
+      // The same folder reached through another path.
+      {dir / "out/deck.toml", "[initial]\nbathymetry = \"asc/bathy.asc\"\n[time]\nend = 1.0\n[output]\ndir = \"" +
+                                  (dir / "out/asc/../.") + "\"\n",
+       " over the deck, " + (dir / "out/deck.toml")},
+  };
+  for (const Case& c : cases) {
+    write(c.deck, c.text);
+    for (const char* command : {"run ", "check "}) {
+      const Result r = shwa(dir, command + c.deck);
+      INFO(command << c.deck << ": " << r.err);
+      CHECK(r.code == 1);
+      CHECK(r.err.rfind("shwa: error: ", 0) == 0);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(r.err.find("output.dir") != std::string::npos);
+      CHECK(r.err.find(c.expect) != std::string::npos);
+      CHECK(slurp(c.deck) == c.text);
+    }
+  }
+  // Nothing was written: the folders hold only the inputs.
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir / ""))
+    if (e.is_regular_file()) files.push_back(fs::relative(e.path(), dir / "").string());
+  std::sort(files.begin(), files.end());
+  CHECK(files == std::vector<std::string>{"case.toml", "deck.toml", "out/asc/bathy.asc", "out/deck.toml",
+                                          "stderr.txt", "stdout.txt"});
+  // A deck of another name in the output folder is left alone by a run there.
+  fs::create_directories(dir / "run");
+  write(dir / "run/my.toml", "[initial]\nbathymetry = \"../out/asc/bathy.asc\"\n[time]\nend = 1.0\n[output]\n"
+                             "formats = [\"asc\"]\ndir = \"" + (dir / "run") + "\"\n");
+  const std::string mine = slurp(dir / "run/my.toml");
+  const Result r = shwa(dir, "run " + (dir / "run/my.toml"));
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(slurp(dir / "run/my.toml") == mine);
+  CHECK(fs::exists(dir / "run/deck.toml"));
 }
 
 TEST_CASE("app: a run killed with SIGKILL and restarted ends bit-identical", "[app][restart]") {
