@@ -28,6 +28,7 @@
 
 #include "checkpointing.hpp"
 #include "monitors.hpp"
+#include "output_lock.hpp"
 #include "outputs.hpp"
 #include "progress.hpp"
 #include "signals.hpp"
@@ -163,6 +164,7 @@ class BlockRun {
   void set_parallel(int px, int py, const std::string& transport) { px_ = px, py_ = py, transport_ = transport; }
 
  private:
+  OutputLock lock_;  // held by the root while the run writes in the output directory
   std::string last_checkpoint_;
   long checkpoint_step_ = -1;      // the step of the last checkpoint this run wrote
   bool stop_ = false;              // every rank knows a signal asked the run to stop
@@ -496,9 +498,11 @@ RunStats BlockRun<E>::run() {
                   Real(out.arrival_threshold), health_);
 
   const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
+  // The first file written: the output directory's lock, then the resolved deck.
   coll_.collectively([&] {
     if (coll_.root()) {
       std::filesystem::create_directories(out.dir);
+      lock_ = OutputLock(out.dir);
       io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
     }
   });

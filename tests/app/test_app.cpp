@@ -171,6 +171,33 @@ h_right = 0.5
 end = 2.0
 )";
 
+// A dam break of about 350 steps, long enough for a test to act while its time loop runs.
+const char* const kLongDamBreak = R"(
+[grid]
+nx = 200
+ny = 100
+dx = 1.0
+[initial]
+problem = "dam_break"
+h_left = 10.0
+h_right = 1.0
+x_dam = 80.0
+[pollutant]
+x = 60.0
+y = 50.0
+radius = 15.0
+concentration = 1.0
+[time]
+end = 16.0
+output_interval = 4.0
+[output]
+formats = ["asc", "vtk"]
+gauge_interval = 0.5
+[gauges.a]
+x = 100.0
+y = 50.0
+)";
+
 }  // namespace
 
 TEST_CASE("app: bad input is refused with one line naming file, line and key", "[app][bad_input]") {
@@ -495,32 +522,7 @@ y = 80.0
 TEST_CASE("app: SIGTERM stops a run with a checkpoint and says how to resume; a second signal ends it at once",
           "[app][interrupt]") {
   TempDir dir;
-  // About 300 steps, long enough for the signal to come while the loop runs.
-  const std::string deck = R"(
-[grid]
-nx = 200
-ny = 100
-dx = 1.0
-[initial]
-problem = "dam_break"
-h_left = 10.0
-h_right = 1.0
-x_dam = 80.0
-[pollutant]
-x = 60.0
-y = 50.0
-radius = 15.0
-concentration = 1.0
-[time]
-end = 16.0
-output_interval = 4.0
-[output]
-formats = ["asc", "vtk"]
-gauge_interval = 0.5
-[gauges.a]
-x = 100.0
-y = 50.0
-)";
+  const std::string deck = kLongDamBreak;
   write(dir / "deck.toml", deck);
   const std::string ref = dir / "ref", cut = dir / "cut";
   Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + ref);
@@ -573,6 +575,35 @@ y = 50.0
   waitpid(pid, &status, 0);
   REQUIRE(WIFSIGNALED(status));
   CHECK((WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM));
+}
+
+TEST_CASE("app: a second run into the output directory of a running one is refused; a killed run's lock is not",
+          "[app][lock]") {
+  TempDir dir;
+  write(dir / "deck.toml", kLongDamBreak);
+  const std::string out = dir / "out";
+  // Ten times the usual end: still running when the second run starts; killed after it.
+  const pid_t pid =
+      start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + out, "--set", "time.end=160.0"}, "/dev/null");
+  REQUIRE(pid > 0);
+  REQUIRE(wait_until([&] { return fs::exists(out + "/asc/h_0000.asc"); }));
+  const std::string deck = slurp(out + "/deck.toml");
+  const Result second = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + out + " --set time.end=1.0");
+  INFO(second.err);
+  CHECK(second.code == 1);
+  CHECK(second.err == "shwa: error: " + out + ": another shwa run (process " + std::to_string(pid) +
+                          ") is writing in this output directory; wait for it to end or choose another output.dir\n");
+  CHECK(slurp(out + "/deck.toml") == deck);  // the second wrote nothing
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  // The killed run left its lock file, which locks nothing any more.
+  REQUIRE(fs::exists(out + "/shwa.lock"));
+  const Result third = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + out + " --set time.end=1.0");
+  INFO(third.err);
+  CHECK(third.code == 0);
+  CHECK(fs::exists(out + "/summary.json"));
 }
 
 TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing, and continues the same run",
