@@ -30,6 +30,7 @@ Progress::Progress(std::FILE* out, double t_start, double t_end, double interval
       start_(Clock::now()), last_(start_) {}
 
 void Progress::update(double t, long step, double dt, bool force) {
+  if (closed_) return;
   const auto now = Clock::now();
   const double since = std::chrono::duration<double>(now - last_).count();
   if (!force && since < (tty_ ? 0.25 : interval_)) return;
@@ -43,9 +44,11 @@ void Progress::update(double t, long step, double dt, bool force) {
                tty_ ? "" : "\n");
   std::fflush(out_);
   live_ = tty_;
+  closed_ = std::ferror(out_) != 0;
 }
 
 void Progress::finish() {
+  if (closed_) return;
   if (live_) std::fputc('\n', out_);
   live_ = false;
   std::fflush(out_);

@@ -1,6 +1,8 @@
 // shwa/app/progress.hpp — progress of a long run: simulated time, step, dt and the estimated
 // time left. On a terminal, one line rewritten in place a few times a second; otherwise (a log
-// file, a batch job) a plain line every `interval` wall seconds.
+// file, a batch job) a plain line every `interval` wall seconds. A write that fails (stdout piped
+// into `head -1` and closed: EPIPE, SIGPIPE being ignored; a full disk) ends the progress lines,
+// not the run.
 #pragma once
 
 #include <chrono>
@@ -23,6 +25,7 @@ class Progress {
   double t_start_, t_end_, interval_;
   Clock::time_point start_, last_;
   bool live_ = false;  // a live line is on the terminal
+  bool closed_ = false;  // a write failed: no more lines
 };
 
 }  // namespace shwa::app

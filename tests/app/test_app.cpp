@@ -606,6 +606,24 @@ TEST_CASE("app: a second run into the output directory of a running one is refus
   CHECK(fs::exists(out + "/summary.json"));
 }
 
+TEST_CASE("app: a closed stdout does not stop a run", "[app][closed_stdout]") {
+  TempDir dir;
+  write(dir / "deck.toml", kLongDamBreak);
+  // A progress line after every step into `head -1`, which closes the pipe after the first.
+  const std::string cmd = "bash -c '" + std::string(SHWA_EXE) + " run " + (dir / "deck.toml") + " --set output.dir=" +
+                          (dir / "out") + " --set output.progress_interval=1e-9 2> " + (dir / "err.txt") +
+                          " | head -1 > " + (dir / "first.txt") + "; exit ${PIPESTATUS[0]}'";
+  const int status = std::system(cmd.c_str());
+  INFO(slurp(dir / "err.txt"));
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(slurp(dir / "first.txt").rfind("t = ", 0) == 0);
+  CHECK(slurp(dir / "err.txt").empty());
+  // The whole run: every frame and the summary.
+  CHECK(fs::exists(dir / "out/asc/h_0004.asc"));
+  CHECK(json_number(slurp(dir / "out/summary.json"), "end_time") == "16");
+}
+
 TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing, and continues the same run",
           "[app][restart_changed]") {
   TempDir dir;
