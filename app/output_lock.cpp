@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <utility>
 
@@ -52,6 +53,36 @@ OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
     fd_ = std::exchange(other.fd_, -1);
   }
   return *this;
+}
+
+namespace {
+
+/// Whether `name` is NAME.tmp.PID.N, as io::AtomicFile names its temporary files.
+bool is_atomic_temporary(const std::string& name) {
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const std::size_t last = name.rfind('.');
+  if (last == std::string::npos || last == 0 || !digits(name.substr(last + 1))) return false;
+  const std::size_t pid = name.rfind('.', last - 1);
+  if (pid == std::string::npos || !digits(name.substr(pid + 1, last - pid - 1))) return false;
+  return pid > 4 && name.compare(pid - 4, 4, ".tmp") == 0;
+}
+
+}  // namespace
+
+int remove_stale_temporaries(const std::string& dir) {
+  namespace fs = std::filesystem;
+  int removed = 0;
+  for (const char* sub : {"", "asc", "vtk", "png", "maxima", "checkpoints"}) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(dir) / sub, ec)) {
+      std::error_code ignored;
+      if (e.is_regular_file(ignored) && is_atomic_temporary(e.path().filename().string()) && fs::remove(e.path(), ignored))
+        ++removed;
+    }
+  }
+  return removed;
 }
 
 }  // namespace shwa::app

@@ -29,4 +29,10 @@ class OutputLock {
   int fd_ = -1;
 };
 
+/// Removes what runs killed while writing left in `dir` and its output folders (asc, vtk, png,
+/// maxima, checkpoints): the temporary files NAME.tmp.PID.N of atomic writes (io/atomic_file.hpp),
+/// checkpoints' among them as large as the checkpoints. Only for a run that holds the lock of
+/// `dir`: no other run is writing there. Returns how many files it removed.
+int remove_stale_temporaries(const std::string& dir);
+
 }  // namespace shwa::app

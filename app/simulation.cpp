@@ -498,11 +498,13 @@ RunStats BlockRun<E>::run() {
                   Real(out.arrival_threshold), health_);
 
   const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
-  // The first file written: the output directory's lock, then the resolved deck.
+  // The first file written: the output directory's lock; with it held, what killed runs left
+  // half-written goes; then the resolved deck.
   coll_.collectively([&] {
     if (coll_.root()) {
       std::filesystem::create_directories(out.dir);
       lock_ = OutputLock(out.dir);
+      remove_stale_temporaries(out.dir);
       io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
     }
   });

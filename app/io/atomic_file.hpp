@@ -2,7 +2,8 @@
 // Files that appear complete or not at all. The data goes to a temporary file in the target's
 // directory, which commit() renames over the target (rename is atomic within a file system), so
 // a reader, or a run killed mid-write, never sees a half-written output. (A kill can leave the
-// temporary file, "NAME.tmp.PID.N", behind; it is never mistaken for the output.)
+// temporary file, "NAME.tmp.PID.N", behind; it is never mistaken for the output, and the next
+// run in the same output directory removes it: app/output_lock.hpp.)
 
 #include <cstddef>
 #include <cstdio>

@@ -600,10 +600,21 @@ TEST_CASE("app: a second run into the output directory of a running one is refus
   REQUIRE(WIFSIGNALED(status));
   // The killed run left its lock file, which locks nothing any more.
   REQUIRE(fs::exists(out + "/shwa.lock"));
+  // Temporary files of writes a kill cut short, as io::AtomicFile names them, and files that
+  // only look alike.
+  fs::create_directories(out + "/checkpoints");
+  const std::vector<std::string> stale = {"checkpoints/checkpoint_0000000007.shck.tmp.4242.0",
+                                          "asc/h_0001.asc.tmp.4242.3", "deck.toml.tmp.17.1"};
+  const std::vector<std::string> kept = {"notes.tmp.txt", "asc/h.tmp.1", "checkpoints/x.tmp.1.a", ".tmp.1.2"};
+  for (const std::string& f : stale) write(out + "/" + f, "half");
+  for (const std::string& f : kept) write(out + "/" + f, "mine");
   const Result third = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + out + " --set time.end=1.0");
   INFO(third.err);
   CHECK(third.code == 0);
   CHECK(fs::exists(out + "/summary.json"));
+  // The run that holds the lock removes the temporaries, and only them.
+  for (const std::string& f : stale) CHECK_FALSE(fs::exists(out + "/" + f));
+  for (const std::string& f : kept) CHECK(slurp(out + "/" + f) == "mine");
 }
 
 TEST_CASE("app: a closed stdout does not stop a run", "[app][closed_stdout]") {
