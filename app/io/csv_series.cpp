@@ -51,6 +51,7 @@ std::string shown(std::string_view field) {
 }  // namespace
 
 SeriesTable SeriesTable::parse(std::string_view text, const std::string& name) {
+  text = without_utf8_bom(text);
   SeriesTable table;
   table.file_ = name;
   std::vector<std::string> header;  // all columns, time first

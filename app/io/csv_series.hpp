@@ -7,7 +7,8 @@
 //   0,    1.20, 0
 //   3600, 1.85, 0.5
 //
-// Times must increase strictly. Fields are trimmed; every field must be a number as a whole.
+// Times must increase strictly. Fields are trimmed; every field must be a number as a whole. A
+// UTF-8 byte order mark at the start of the file is skipped.
 
 #include <string>
 #include <string_view>

@@ -127,6 +127,7 @@ class HeaderReader {
 }  // namespace
 
 Raster parse_esri_ascii(std::string_view text, const std::string& name) {
+  text = without_utf8_bom(text);
   HeaderReader header(text, name);
   std::size_t pos = header.read();
 
@@ -158,33 +159,58 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name) {
   // Never trust the header for the allocation: a short file claiming 1e9 x 1e9 cells is an
   // error to report, not an allocation to attempt.
   r.v.reserve(std::min(expected, text.size() / 2 + 1));
+  // Each row starts on a new line and ends at the end of a line; a long row may go on over the
+  // next lines. A line that ends one row and starts the next, or a row that runs past ncols,
+  // means rows of the wrong length.
+  const auto fail = [&](int line, const std::string& msg) -> InputError {
+    return InputError(name + ":" + std::to_string(line) + ": " + msg);
+  };
+  const std::size_t nx = static_cast<std::size_t>(r.nx);
   int line = header.data_line();
+  int row_line = 0;             // the line on which the current row began
+  std::size_t on_row_line = 0;  // the values of the current row on that line
+  int last_line = line;         // the last line that holds a value
   while (pos < text.size()) {
-    if (text[pos] == '\n') {
-      ++line;
-      ++pos;
-      continue;
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const auto tokens = split_blanks(text.substr(pos, end - pos));
+    pos = end + 1;
+    if (!tokens.empty()) {
+      last_line = line;
+      if (r.v.size() % nx == 0) {  // a new row
+        if (r.v.size() == expected) throw fail(line, "too many values: expected " + count_text());
+        row_line = line;
+        on_row_line = tokens.size();
+      }
+      const std::size_t row = r.v.size() / nx + 1;  // 1 = the northern row, the first in the file
+      if (r.v.size() % nx + tokens.size() > nx) {
+        const std::string which = "row " + std::to_string(row) + " of " + std::to_string(r.ny);
+        if (row_line == line)
+          throw fail(line, which + " has " + std::to_string(tokens.size()) + " values, expected " +
+                               std::to_string(r.nx) + " (ncols); each row starts on a new line");
+        throw fail(line, which + ", begun on line " + std::to_string(row_line) + " with " +
+                             std::to_string(on_row_line) + " values, runs past " + std::to_string(r.nx) +
+                             " values (ncols) on this line; each row starts on a new line");
+      }
+      for (const std::string_view token : tokens) {
+        const auto x = parse_double(token);
+        if (!x) throw fail(line, shown(token) + " is not a number");
+        if (!std::isfinite(*x))
+          throw fail(line, "value " + shown(token) + " is not finite (mark missing data with NODATA_value)");
+        r.v.push_back(nodata && *x == *nodata ? std::nan("") : *x);
+      }
     }
-    if (is_blank(text[pos])) {
-      ++pos;
-      continue;
-    }
-    std::size_t end = pos;
-    while (end < text.size() && text[end] != '\n' && !is_blank(text[end])) ++end;
-    const std::string_view token = text.substr(pos, end - pos);
-    pos = end;
-    const auto x = parse_double(token);
-    if (!x) throw InputError(name + ":" + std::to_string(line) + ": " + shown(token) + " is not a number");
-    if (!std::isfinite(*x))
-      throw InputError(name + ":" + std::to_string(line) + ": value " + shown(token) +
-                       " is not finite (mark missing data with NODATA_value)");
-    if (r.v.size() == expected)
-      throw InputError(name + ":" + std::to_string(line) + ": too many values: expected " + count_text());
-    r.v.push_back(nodata && *x == *nodata ? std::nan("") : *x);
+    ++line;
   }
-  if (r.v.size() != expected)
-    throw InputError(name + ": wrong number of values: expected " + count_text() + ", got " +
-                     std::to_string(r.v.size()));
+  if (r.v.size() != expected) {
+    const std::size_t rows = r.v.size() / nx, rest = r.v.size() % nx;
+    const std::string where =
+        rest > 0 ? "in row " + std::to_string(rows + 1) + " of " + std::to_string(r.ny) + ", after " +
+                       std::to_string(rest) + " of its " + std::to_string(r.nx) + " values"
+                 : "after row " + std::to_string(rows) + " of " + std::to_string(r.ny);
+    throw fail(last_line, "the file ends " + where + ": expected " + std::to_string(expected) + " values (" +
+                              std::to_string(r.ny) + " rows of " + std::to_string(r.nx) + "), got " +
+                              std::to_string(r.v.size()) + " (a truncated file?)");
+  }
 
   // The file lists rows north to south; j = 0 is the southern row.
   for (int a = 0, b = r.ny - 1; a < b; ++a, --b)

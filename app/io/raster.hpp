@@ -3,7 +3,10 @@
 //
 // The ESRI header gives ncols, nrows, xllcorner or xllcenter, yllcorner or yllcenter, cellsize
 // (or dx and dy) and optionally NODATA_value (keys in any case and order); the values follow,
-// rows from north to south, separated by any whitespace.
+// rows from north to south, separated by blanks. Each row starts on a new line and holds ncols
+// values (a long row may go on over the next lines, never into the next row's line), so rows of
+// the wrong length and a truncated file are errors naming the line. A UTF-8 byte order mark
+// before the header is skipped.
 //
 // NODATA: a cell equal to NODATA_value is returned as NaN. A NaN or infinite value in the file
 // itself is an error, so after reading, std::isnan(v[k]) means exactly "NODATA" (shwa treats it
@@ -32,7 +35,8 @@ struct Raster : Grid {
 };
 
 // Reads an .asc file. Throws InputError naming the file and, where it applies, the line:
-// unreadable file, malformed header, wrong number of values, non-numeric or non-finite values.
+// unreadable file, malformed header, a row of the wrong length, a file that ends early or goes on
+// after the last row, non-numeric or non-finite values.
 Raster read_esri_ascii(const std::string& path);
 // The same from text in memory; `name` stands for the file name in messages.
 Raster parse_esri_ascii(std::string_view text, const std::string& name);

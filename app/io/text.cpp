@@ -130,4 +130,8 @@ std::string read_text_file(const std::string& path) {
   return ss.str();
 }
 
+std::string_view without_utf8_bom(std::string_view text) {
+  return text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+}
+
 }  // namespace shwa::io

@@ -33,4 +33,7 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 // The whole file as bytes. Throws InputError "PATH: cannot read: REASON".
 std::string read_text_file(const std::string& path);
 
+// `text` without the UTF-8 byte order mark (EF BB BF) that some editors put at its start.
+std::string_view without_utf8_bom(std::string_view text);
+
 }  // namespace shwa::io

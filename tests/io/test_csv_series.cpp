@@ -58,6 +58,12 @@ TEST_CASE("csv: named columns", "[io][csv]") {
                     dir / "river.csv" + ": 2 value columns; say which one to use (discharge, c)");
 }
 
+TEST_CASE("csv: a UTF-8 byte order mark before the header is skipped", "[io][csv]") {
+  const SeriesTable table = SeriesTable::parse("\xEF\xBB\xBFtime,stage\n0,1\n10,2\n", "s.csv");
+  CHECK(table.names() == std::vector<std::string>{"stage"});
+  CHECK(table.column("stage").interpolate(5) == 1.5);
+}
+
 TEST_CASE("csv: bad files name the line", "[io][csv]") {
   CHECK(error("") == "s.csv: empty file: expected a header line (e.g. time,value) and rows");
   CHECK(error("# only a comment\n\n") == "s.csv: empty file: expected a header line (e.g. time,value) and rows");

@@ -45,16 +45,21 @@ TEST_CASE("raster: rows are read north to south into j = 0 south, NODATA becomes
 }
 
 TEST_CASE("raster: header variants", "[io][raster]") {
-  // Centre coordinates, dx/dy, keys in any case, CRLF line ends, values wrapped over lines.
+  // Centre coordinates, dx/dy, keys in any case, CRLF line ends, a row wrapped over lines, blank
+  // lines.
   const Raster r = parse_esri_ascii(
-      "NCOLS 3\r\nNROWS 2\r\nXLLCENTER 5\r\nyllCenter 10\r\nDX 10\r\nDY 20\r\n1 2\r\n3 4 5\r\n6\r\n", "a.asc");
+      "NCOLS 3\r\nNROWS 2\r\nXLLCENTER 5\r\nyllCenter 10\r\nDX 10\r\nDY 20\r\n1 2\r\n3\r\n\r\n4 5 6\r\n", "a.asc");
   CHECK(r.x0 == 0);
   CHECK(r.y0 == 0);
   CHECK(r.dx == 10);
   CHECK(r.dy == 20);
   CHECK(r.v == std::vector<double>{4, 5, 6, 1, 2, 3});
   // Without NODATA_value, -9999 is a value like any other.
-  CHECK(parse_esri_ascii(std::string(kHeader) + "-9999 1 2 3", "a.asc").at(0, 1) == -9999);
+  CHECK(parse_esri_ascii(std::string(kHeader) + "-9999 1\n2 3", "a.asc").at(0, 1) == -9999);
+  // A UTF-8 byte order mark before the header is skipped.
+  const Raster bom = parse_esri_ascii("\xEF\xBB\xBF" + std::string(kHeader) + "1 2\n3 4\n", "a.asc");
+  CHECK(bom.nx == 2);
+  CHECK(bom.v == std::vector<double>{3, 4, 1, 2});
 }
 
 TEST_CASE("raster: write then read gives identical values", "[io][raster]") {
@@ -141,13 +146,49 @@ TEST_CASE("raster: malformed headers name the line and key", "[io][raster]") {
 
 TEST_CASE("raster: wrong number of values", "[io][raster]") {
   CHECK_THROWS_MATCHES(parse_esri_ascii(std::string(kHeader) + "1 2\n3\n", "c.asc"), InputError,
-                       Catch::Message("c.asc: wrong number of values: expected 4 (2 rows of 2), got 3"));
+                       Catch::Message("c.asc:7: the file ends in row 2 of 2, after 1 of its 2 values: expected 4 "
+                                      "values (2 rows of 2), got 3 (a truncated file?)"));
   CHECK_THROWS_MATCHES(parse_esri_ascii(std::string(kHeader) + "1 2\n3 4\n5\n", "c.asc"), InputError,
                        Catch::Message("c.asc:8: too many values: expected 4 (2 rows of 2)"));
   // A huge header over a short file is reported, not allocated.
   CHECK_THROWS_WITH(
       parse_esri_ascii("ncols 2000000000\nnrows 2000000000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1\n", "c.asc"),
-      "c.asc: wrong number of values: expected 4000000000000000000 (2000000000 rows of 2000000000), got 1");
+      "c.asc:6: the file ends in row 1 of 2000000000, after 1 of its 2000000000 values: expected "
+      "4000000000000000000 values (2000000000 rows of 2000000000), got 1 (a truncated file?)");
+}
+
+TEST_CASE("raster: every row has ncols values", "[io][raster]") {
+  // 20 columns and 3 rows of n1, n2, n3 values, one row a line.
+  const auto grid = [](int n1, int n2, int n3) {
+    std::string t = "ncols 20\nnrows 3\nxllcorner 0\nyllcorner 0\ncellsize 1\n";
+    for (const int n : {n1, n2, n3}) {
+      for (int i = 0; i < n; ++i) t += i > 0 ? " 1.5" : "1.5";
+      t += "\n";
+    }
+    return t;
+  };
+  CHECK(parse_esri_ascii(grid(20, 20, 20), "g.asc").v.size() == 60);
+  // Rows of 19 and 21 values: the same count in all, the wrong rows.
+  CHECK_THROWS_WITH(parse_esri_ascii(grid(20, 21, 19), "g.asc"),
+                    "g.asc:7: row 2 of 3 has 21 values, expected 20 (ncols); each row starts on a new line");
+  CHECK_THROWS_WITH(parse_esri_ascii(grid(19, 21, 20), "g.asc"),
+                    "g.asc:7: row 1 of 3, begun on line 6 with 19 values, runs past 20 values (ncols) on this line; "
+                    "each row starts on a new line");
+  // The whole grid on one line.
+  CHECK_THROWS_WITH(parse_esri_ascii(grid(60, 0, 0), "g.asc"),
+                    "g.asc:6: row 1 of 3 has 60 values, expected 20 (ncols); each row starts on a new line");
+  // A file cut in the middle of a row, or after a whole row: the line where it ends.
+  const std::string whole = grid(20, 20, 20);
+  const std::string cut = whole.substr(0, whole.find("\n", whole.find("1.5")) + 40);
+  CHECK_THROWS_WITH(parse_esri_ascii(cut, "g.asc"),
+                    "g.asc:7: the file ends in row 2 of 3, after 10 of its 20 values: expected 60 values (3 rows of "
+                    "20), got 30 (a truncated file?)");
+  CHECK_THROWS_WITH(parse_esri_ascii(grid(20, 20, 0), "g.asc"),
+                    "g.asc:7: the file ends after row 2 of 3: expected 60 values (3 rows of 20), got 40 (a truncated "
+                    "file?)");
+  // Cut in the middle of a number ("1." of "1.5"), the row is short.
+  CHECK_THROWS_WITH(parse_esri_ascii(whole.substr(0, whole.size() - 42), "g.asc"),
+                    Catch::StartsWith("g.asc:8: the file ends in row 3 of 3, after 10 of its 20 values"));
 }
 
 TEST_CASE("raster: NaN and infinite values are errors", "[io][raster]") {
