@@ -1,0 +1,58 @@
+#!/bin/bash
+# SIGTERM to one rank of `mpiexec -n 2 shwa run` stops every rank after the same step: they agree
+# at a health check (every numerics.health_interval = 10 steps), the root, which got no signal,
+# writes the checkpoint and names the step once, and one process resumes from it to the end with
+# the files of one uninterrupted process, byte for byte.
+#   mpi_interrupt.sh MPIEXEC "MPIEXEC FLAGS" SHWA DECK SCRATCH_DIR
+set -u
+mpiexec=$1 flags=$2 exe=$3 deck=$4 dir=$5
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+# Long enough for the signal to come while the loop runs; outputs at the start and the end only.
+long=(--set time.end=120.0 --set time.output_interval=120.0)
+
+"$exe" run "$deck" --set "output.dir=\"$dir/np1\"" "${long[@]}" > "$dir/np1.log" 2>&1 ||
+  fail "the reference run failed: $(cat "$dir/np1.log")"
+
+# shellcheck disable=SC2086  # the flags are words
+$mpiexec -n 2 $flags "$exe" run "$deck" --set "output.dir=\"$dir/int\"" "${long[@]}" > "$dir/int.out" 2> "$dir/int.err" &
+launcher=$!
+for _ in $(seq 6000); do
+  [ -e "$dir/int/asc/h_0000.asc" ] && break
+  sleep 0.01
+done
+# Rank 1 alone (Open MPI names the rank in each process's environment); else every rank.
+target=""
+for p in $(pgrep -P "$launcher"); do
+  grep -qxz 'OMPI_COMM_WORLD_RANK=1' "/proc/$p/environ" 2> /dev/null && target=$p
+done
+[ -n "$target" ] || target=$(pgrep -P "$launcher" | tr '\n' ' ')
+[ -n "$target" ] || fail "no rank to signal (the run ended already?)"
+echo "SIGTERM to process $target"
+# shellcheck disable=SC2086
+kill -TERM $target
+wait "$launcher"
+rc=$?
+cat "$dir/int.err"
+[ "$rc" -ne 0 ] || fail "the interrupted run exited 0"
+[ "$(grep -c 'stopped the run after step' "$dir/int.err")" -eq 1 ] || fail "expected the stop named once"
+step=$(sed -n 's/.*stopped the run after step \([0-9]*\) .*/\1/p' "$dir/int.err")
+[ -n "$step" ] && [ $((step % 10)) -eq 0 ] || fail "stopped after step '$step', not at a health check"
+grep -q "resume with: .* --restart" "$dir/int.err" || fail "no resume command"
+checkpoint=$(printf '%s/int/checkpoints/checkpoint_%010d.shck' "$dir" "$step")
+[ -e "$checkpoint" ] || fail "no $checkpoint"
+[ ! -e "$dir/int/summary.json" ] || fail "an interrupted run wrote its summary"
+
+"$exe" run "$deck" --set "output.dir=\"$dir/int\"" "${long[@]}" --restart > "$dir/resumed.log" 2>&1 ||
+  fail "the resumed run failed: $(cat "$dir/resumed.log")"
+n=0
+while IFS= read -r f; do
+  cmp -s "$dir/np1/$f" "$dir/int/$f" || fail "$dir/int/$f differs from $dir/np1/$f (one process)"
+  n=$((n + 1))
+done < <(cd "$dir/np1" && find . -name '*.asc' -o -name gauges.csv)
+[ "$n" -ge 10 ] || fail "only $n files to compare"
+echo "stopped after step $step; resumed: $n files byte for byte those of one uninterrupted process"
+rm -rf "$dir"
