@@ -78,7 +78,8 @@ int remove_stale_temporaries(const std::string& dir) {
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(fs::path(dir) / sub, ec)) {
       std::error_code ignored;
-      if (e.is_regular_file(ignored) && is_atomic_temporary(e.path().filename().string()) && fs::remove(e.path(), ignored))
+      if (e.is_regular_file(ignored) && is_atomic_temporary(e.path().filename().string()) &&
+          fs::remove(e.path(), ignored))
         ++removed;
     }
   }

@@ -2,7 +2,6 @@
 #include "signals.hpp"
 
 #include <atomic>
-#include <csignal>
 
 #include <signal.h>
 
@@ -10,9 +9,10 @@ namespace shwa::app {
 
 namespace {
 
-volatile std::sig_atomic_t g_stop_signal = 0;
-// Signals received: the threads of the process may each take one at the same time, so the count
-// that tells the first from the second is atomic (and lock-free, hence async-signal-safe).
+// The first signal, and how many came. Any thread of the process (OpenMP's, MPI's) may take a
+// signal, several at the same time, and the time loop reads them from another: atomics, lock-free
+// and hence async-signal-safe.
+std::atomic<int> g_stop_signal{0};
 std::atomic<int> g_count{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
@@ -50,7 +50,7 @@ void catch_stop_signals() {
 
 void ignore_sigpipe() { set_action(SIGPIPE, SIG_IGN); }
 
-int stop_signal() { return g_stop_signal; }
+int stop_signal() { return g_stop_signal.load(std::memory_order_relaxed); }
 
 const char* signal_name(int sig) {
   switch (sig) {

@@ -610,9 +610,9 @@ RunStats BlockRun<E>::run() {
       for (auto& f : formats_) f->finish();
     });
     const int sig = stop_signal();
-    throw Interrupted(std::string(sig != 0 ? signal_name(sig) : "a signal to another rank") + " stopped the run after step " +
-                      std::to_string(solver_.steps()) + " (t = " + io::format_double(solver_.time()) +
-                      " s); its checkpoint is " + last_checkpoint_);
+    const std::string by = sig != 0 ? signal_name(sig) : "a signal to another rank";
+    throw Interrupted(by + " stopped the run after step " + std::to_string(solver_.steps()) + " (t = " +
+                      io::format_double(solver_.time()) + " s); its checkpoint is " + last_checkpoint_);
   }
 
   const double halo = coll_.halo_seconds(), reduce = coll_.reduce_seconds();

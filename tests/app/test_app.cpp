@@ -661,7 +661,8 @@ TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing,
   };
   refused(" --set physics.manning=0.03", "command line: physics.manning: \"0.03\" here, \"0\" in the run that wrote " +
                                              (dir / "out/checkpoints/checkpoint_"));
-  refused(" --set physics.manning=0.03 --set boundary.west.value=0.2", "command line: boundary.west.value: \"0.2\" here");
+  refused(" --set physics.manning=0.03 --set boundary.west.value=0.2",
+          "command line: boundary.west.value: \"0.2\" here");
   refused(" --set initial.surface=0.5", "initial.surface: \"0.5\" here, \"0\" in the run");
   write(dir / "bathy.asc", raster(-2.5));
   refused("", (dir / "bathy.asc") + " (initial.bathymetry): the file changed since ");
