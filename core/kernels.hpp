@@ -109,23 +109,15 @@ KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real
   return h73 / (h73 + dt * gn2 * qn);
 }
 
-/// Z_i of a cell from the wave-speed bounds of its west, east, south and north edges. The CFL pass
-/// and the update that computes Z_i of its new state (flux_update_decoupled with a ZPart) sum them
-/// here, in this one order, so that they agree to the bit.
-KOKKOS_FORCEINLINE_FUNCTION Real cell_z(Real dx, Real dy, Real w, Real e, Real s, Real n) {
-  return dy * (w + e) + dx * (s + n);
-}
-
 /// W^{n+1} of one cell from W^n (h0, qx0, qy0, hc0) and the sums of its edge fluctuations
-/// (update_values), then the Manning friction (friction_factor); written to `out` and to h, qx, qy.
-/// Returns whether the new state is active (QuietMap).
+/// (update_values), then the Manning friction (friction_factor); written to `out`. Returns whether
+/// the new state is active (QuietMap).
 template <class E>
 KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real hc0, const Conserved<E>& out,
                                              int j, int i, const Fluct& Mx, const Fluct& My, Real fx,
                                              Real fy, Real dt, Real gn2, Real eps_h,
-                                             const ClipCounter<E>& clipped, Real& h, Real& qx, Real& qy) {
-  Real hc = hc0, clip;
-  h = h0, qx = qx0, qy = qy0;
+                                             const ClipCounter<E>& clipped) {
+  Real h = h0, qx = qx0, qy = qy0, hc = hc0, clip;
   update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip);
   // Before the friction, which changes only wet cells (active anyway): W^n is not kept past here.
   const bool active = active_cell_branch(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
@@ -140,15 +132,6 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
   out.qy(j, i) = qy;
   out.hc(j, i) = hc;
   return active;
-}
-
-template <class E>
-KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real hc0, const Conserved<E>& out,
-                                             int j, int i, const Fluct& Mx, const Fluct& My, Real fx,
-                                             Real fy, Real dt, Real gn2, Real eps_h,
-                                             const ClipCounter<E>& clipped) {
-  Real h, qx, qy;
-  return update_cell(h0, qx0, qy0, hc0, out, j, i, Mx, My, fx, fy, dt, gn2, eps_h, clipped, h, qx, qy);
 }
 
 KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
@@ -264,26 +247,23 @@ template <class E>
 struct Column {
   using Member = typename ColumnPolicy<E>::member_type;
   static constexpr int kOwned = kLanes - 2;
-  /// Values a lane keeps in team scratch: 6 primitives and 4 values handed east; an update that
-  /// also computes Z_i of its new state (kZSlots) adds the 4 primitives an x-edge's speed reads
-  /// and the speed it hands east.
-  static constexpr int kSlots = 10, kZSlots = 15;
-  static size_t scratch_bytes(int slots) { return ScratchArray<E>::shmem_size(slots * kLanes); }
+  /// Per lane: 6 primitives and 4 values handed east.
+  static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(10 * kLanes); }
   static long teams(const Box& box, int rows) {
     return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
   }
   /// `rows` (resolved by column_rows) a team.
-  static auto policy(const Box& box, int rows, int slots = kSlots) {
+  static auto policy(const Box& box, int rows) {
     if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
     return launch_light(ColumnPolicy<E>(int(teams(box, rows)), kLanes))
-        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes(slots)));
+        .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
   }
 
   ScratchArray<E> s;
   int lane, i, j0, nrows;  // the team's cells: columns [i0(), i1(b)), rows [j0, j0 + nrows)
   bool owned, loads;  // owns its cell (updates it, counts it); its column exists in memory
-  KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows, int slots = kSlots)
-      : s(m.team_scratch(0), slots * kLanes), lane(m.team_rank()) {
+  KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows)
+      : s(m.team_scratch(0), 10 * kLanes), lane(m.team_rank()) {
     const int ncols = (b.nx() + kOwned - 1) / kOwned;
     const int i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
     j0 = b.j0 + (m.league_rank() / ncols) * rows;
@@ -336,20 +316,6 @@ struct Column {
   /// The CFL pass hands east one speed.
   KOKKOS_INLINE_FUNCTION void put_east(Real speed) const { s(6 * kLanes + lane) = speed; }
   KOKKOS_INLINE_FUNCTION Real speed_from_west() const { return s(6 * kLanes + (lane > 0 ? lane - 1 : 0)); }
-  /// The new state of the lane's cell, as an x-edge's speed reads it (the update that computes Z_i).
-  KOKKOS_INLINE_FUNCTION void put_new(const CellPrim& c) const {
-    s(10 * kLanes + lane) = c.h, s(11 * kLanes + lane) = c.H, s(12 * kLanes + lane) = c.u;
-    s(13 * kLanes + lane) = c.sh;
-  }
-  /// The next lane's new state (v and c, which an x-edge's speed does not read, are zero).
-  KOKKOS_INLINE_FUNCTION CellPrim east_new() const {
-    const int q = lane + 1 < kLanes ? lane + 1 : lane;
-    return CellPrim{s(10 * kLanes + q), s(11 * kLanes + q), s(12 * kLanes + q), Real(0), Real(0),
-                    s(13 * kLanes + q)};
-  }
-  /// The speed of the new state's x-edge east of the lane's cell, handed to the next lane.
-  KOKKOS_INLINE_FUNCTION void put_new_speed(Real speed) const { s(14 * kLanes + lane) = speed; }
-  KOKKOS_INLINE_FUNCTION Real new_speed_from_west() const { return s(14 * kLanes + (lane > 0 ? lane - 1 : 0)); }
   /// What the western lane handed east (lane 0, which owns nothing, gets its own).
   KOKKOS_INLINE_FUNCTION Fluct from_west() const {
     const int q = lane > 0 ? lane - 1 : 0;
@@ -384,12 +350,6 @@ int column_rows(const Box& box, int rows) {
 
 namespace shwa {
 
-/// The CFL step from the largest Z_i: 2 CFL dx dy / zmax; the largest Real when no cell limits it.
-inline Real cfl_step(Real zmax, Real cfl, const StepConstants& k) {
-  const Real num = Real(2) * cfl * Real(k.dx) * Real(k.dy);
-  return zmax > Real(0) ? num / zmax : std::numeric_limits<Real>::max();
-}
-
 /// The CFL time step over `box` (SPEC section 3): min over its cells of 2 CFL dx dy / Z_i,
 /// Z_i = sum over the cell's edges of |E| (|un~| + a~). Infinity when no cell limits the step.
 /// Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped.
@@ -399,6 +359,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
   Real result = std::numeric_limits<Real>::max();
   if (box.empty()) return result;
   const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
+  const Real num = Real(2) * cfl * dx * dy;
   const Box b = box;
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
@@ -407,7 +368,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
   } else {
     // Device: teams of columns (detail::Column), each edge's speed computed once, by the same line
     // of code for every x-edge and every y-edge; each cell then sums its four edges in the host
-    // path's order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (cfl_step)
+    // path's order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly
     // (a correctly rounded division is monotone), and it saves a division a cell.
     using Col = detail::Column<E>;
     const int rows = detail::column_rows<E>(box, tiling.rows);
@@ -432,7 +393,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
             if (r >= 0) {
               sy = detail::device_speed<1>(below, c, g, eps);  // south of row r
               if (r >= 1 && col.owned) {
-                const Real z = detail::cell_z(dx, dy, west, east, south, sy);
+                const Real z = dy * (west + east) + dx * (south + sy);
                 if (z > lmax) lmax = z;
               }
             }
@@ -446,7 +407,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
           }
         },
         Kokkos::Max<Real>(zmax));
-    return cfl_step(zmax, cfl, k);
+    return zmax > Real(0) ? num / zmax : result;
   }
 }
 
@@ -502,132 +463,6 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
   }
 }
 
-/// Where an update that computes Z_i of the new state (the CFL pass fused into the update) keeps its
-/// maximum: one device value a launch, written by the launch (no reset needed), and the owned cells,
-/// the only ones whose Z_i count.
-template <class E>
-struct ZPart {
-  Kokkos::View<Real, typename E::memory_space, Kokkos::MemoryUnmanaged> zmax;
-  Box owned;
-};
-
-namespace detail {
-
-/// The device body of flux_update_decoupled. With Fused, the update also computes Z_i of W^{n+1}
-/// for the cells whose four neighbours it computes too: an owned cell of the team's columns other
-/// than its first and last and of its rows other than its first and last, whose neighbours are
-/// owned (not ghosts, which the boundaries and the halo exchange rewrite after the update). The
-/// others are the team's borders (BorderCells), which cfl_border_max computes once the ghosts are
-/// filled. The speeds are those of the CFL pass (device_speed on make_cell_prim of the same bits)
-/// summed by cell_z, so the maximum is the CFL pass's to the bit.
-/// In a row's pass, the lane that completes the update of its cell in row m (the row below the
-/// one it loads) also: solves the speed of the y-edge between its new cells of rows m - 1 and m;
-/// after the x-edge barrier, the speed of the x-edge east of its new cell from the next lane's new
-/// cell (put_new before that barrier); and, for row m - 1, now complete, Z_i from the west lane's
-/// x-edge speed of the previous pass (handed through scratch), its own, and the two y-edges.
-template <bool Fused, class E>
-void device_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
-                      const Field<E>& gn2_field, const Box& box, Real dt, const StepConstants& k,
-                      const Tiling& tiling, const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
-                      const ZPart<E>& zpart) {
-  using Col = Column<E>;
-  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
-  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy), dx = Real(k.dx), dy = Real(k.dy);
-  const bool has_n = gn2_field.extent(0) > 0;
-  const Box b = box, o = zpart.owned;
-  const int rows = column_rows<E>(box, tiling.rows);
-  const int slots = Fused ? Col::kZSlots : Col::kSlots;
-  const QuietMap<E> q = quiet;
-  const auto body = KOKKOS_LAMBDA(const typename Col::Member& m, Real& lmax) {
-    const Col col(m, b, rows, slots);
-    if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
-    const int i = col.i;
-    [[maybe_unused]] const Real zdx = dx, zdy = dy;  // (captured outside the constexpr-ifs, as CUDA requires)
-    bool act = false;  // this lane's cell was active in a row
-    CellPrim below{0, 0, 0, 0, 0, 0};
-    Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
-    Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
-    // Fused: W^{n+1} of the row before's cell, its east and south edges' speeds.
-    CellPrim nb{0, 0, 0, 0, 0, 0};
-    Real east_b = 0, south_b = 0;
-    // Fused: the lane's column gets Z_i here (its west and east neighbours are the team's and owned).
-    const bool zcol = Fused && col.lane >= 2 && col.lane <= kLanes - 3 && i + 1 < b.i1 && i > o.i0 &&
-                      i + 1 < o.i1;
-    RawCell next = col.load(w, H, col.j0 - 1);
-#pragma unroll 1
-    for (int r = -1; r <= col.nrows; ++r) {
-      const int j = col.j0 + r;
-      const RawCell raw = next;
-      if (r < col.nrows) next = col.load(w, H, j + 1);
-      const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, raw.hc, raw.H, eps);
-      col.put_prim(c);
-      m.team_barrier();
-      Real west_b = 0;
-      if constexpr (Fused) west_b = col.new_speed_from_west();
-      Fluct mx{0, 0, 0, 0}, my{0, 0, 0, 0};
-      CellPrim nc{0, 0, 0, 0, 0, 0};  // Fused: W^{n+1} of the cell below
-      if (r >= 0) {
-        // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
-        Fluct dm, dp;
-        device_roe<1>(below, c, g, sg, eps, dm, dp);
-        if (r >= 1 && col.owned) {
-          Real nh, nqx, nqy;
-          if (update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
-                          add(my_below, dm), fx, fy, dt, has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped,
-                          nh, nqx, nqy))
-            act = true;
-          if constexpr (Fused) nc = make_cell_prim(nh, nqx, nqy, Real(0), below.H, eps);
-        }
-        my = dp;
-      }
-      if constexpr (Fused) {
-        if (r >= 1) {
-          // Row j - 1 is new; row j - 2 (nb) is complete: its north edge is this one.
-          const Real north_b = r >= 2 ? device_speed<1>(nb, nc, g, eps) : Real(0);
-          const int jb = j - 2;
-          if (zcol && r >= 3 && jb > o.j0 && jb + 1 < o.j1) {
-            const Real z = cell_z(zdx, zdy, west_b, east_b, south_b, north_b);
-            if (z > lmax) lmax = z;
-          }
-          south_b = north_b;
-          nb = nc;
-          if (r < col.nrows) col.put_new(nc);
-        }
-      }
-      if (r >= 0 && r < col.nrows) {
-        // The x-edge east of the cell: D- stays, D+ goes to the next lane.
-        Fluct dm, dp;
-        device_roe<0>(c, col.east_prim(), g, sg, eps, dm, dp);
-        col.put_east(dp);
-        m.team_barrier();
-        mx = add(col.from_west(), dm);
-        if constexpr (Fused) {
-          if (r >= 1) {
-            east_b = device_speed<0>(nb, col.east_new(), g, eps);
-            col.put_new_speed(east_b);
-          }
-        }
-      }
-      below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
-      mx_below = mx, my_below = my;
-    }
-    if (q.on) col.mark_active(m, q, b, act);
-  };
-  if constexpr (Fused) {
-    Kokkos::parallel_reduce("shwa::flux_update_decoupled_cfl", Col::policy(box, rows, slots), body,
-                            Kokkos::Max<Real, typename E::memory_space>(zpart.zmax));
-  } else {
-    Kokkos::parallel_for(
-        "shwa::flux_update_decoupled", Col::policy(box, rows, slots),
-        KOKKOS_LAMBDA(const typename Col::Member& m) {
-          Real unused = 0;
-          body(m, unused);
-        });
-  }
-}
-
-}  // namespace detail
-
 /// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 template <class E>
@@ -636,6 +471,10 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
   if (box.empty()) return;
+  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
+  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
+  const bool has_n = gn2_field.extent(0) > 0;
+  const Box b = box;
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile sweeps it a row of edges at a time, SIMD (kernels_host.hpp); every
     // edge inside the tile is solved once.
@@ -645,130 +484,54 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
     // every y-edge by another, each once inside a team; an edge on a team's border is solved by
     // both teams on the same bits, so it gives the same result whichever team (tile, block) solves
     // it, and the fields do not depend on the decomposition.
-    detail::device_decoupled<false>(w, out, H, gn2_field, box, dt, k, tiling, clipped, quiet, ZPart<E>{});
+    using Col = detail::Column<E>;
+    const int rows = detail::column_rows<E>(box, tiling.rows);
+    const QuietMap<E> q = quiet;
+    Kokkos::parallel_for(
+        "shwa::flux_update_decoupled", Col::policy(box, rows),
+        KOKKOS_LAMBDA(const typename Col::Member& m) {
+          const Col col(m, b, rows);
+          if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
+          const int i = col.i;
+          bool act = false;  // this lane's cell was active in a row
+          CellPrim below{0, 0, 0, 0, 0, 0};
+          Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
+          Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
+          detail::RawCell next = col.load(w, H, col.j0 - 1);
+#pragma unroll 1
+          for (int r = -1; r <= col.nrows; ++r) {
+            const int j = col.j0 + r;
+            const detail::RawCell raw = next;
+            if (r < col.nrows) next = col.load(w, H, j + 1);
+            const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, raw.hc, raw.H, eps);
+            col.put_prim(c);
+            m.team_barrier();
+            Fluct mx{0, 0, 0, 0}, my{0, 0, 0, 0};
+            if (r >= 0) {
+              // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
+              Fluct dm, dp;
+              detail::device_roe<1>(below, c, g, sg, eps, dm, dp);
+              if (r >= 1 && col.owned &&
+                  detail::update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
+                                      detail::add(my_below, dm), fx, fy, dt,
+                                      has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped))
+                act = true;
+              my = dp;
+            }
+            if (r >= 0 && r < col.nrows) {
+              // The x-edge east of the cell: D- stays, D+ goes to the next lane.
+              Fluct dm, dp;
+              detail::device_roe<0>(c, col.east_prim(), g, sg, eps, dm, dp);
+              col.put_east(dp);
+              m.team_barrier();
+              mx = detail::add(col.from_west(), dm);
+            }
+            below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
+            mx_below = mx, my_below = my;
+          }
+          if (q.on) col.mark_active(m, q, b, act);
+        });
   }
-}
-
-/// Whether flux_update_decoupled_cfl exists on execution space E (device column kernels only; the
-/// host sweeps and the recompute kernel leave Z_i to the CFL pass).
-template <class E>
-constexpr bool fused_cfl_available() {
-  return !is_host_space<E>();
-}
-
-/// flux_update_decoupled that also writes to zpart.zmax the maximum of Z_i of W^{n+1} over the
-/// owned cells that are not on a border of its teams (detail::device_decoupled); the lowest Real if
-/// there are none. Device spaces only (fused_cfl_available).
-template <class E>
-void flux_update_decoupled_cfl(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
-                               const Field<E>& gn2_field, const Box& box, Real dt, const StepConstants& k,
-                               const Tiling& tiling, const ClipCounter<E>& clipped,
-                               const QuietMap<E>& quiet, const ZPart<E>& zpart) {
-  static_assert(fused_cfl_available<E>(), "the update computes Z_i only in the device kernels");
-  if (box.empty()) return;
-  detail::device_decoupled<true>(w, out, H, gn2_field, box, dt, k, tiling, clipped, quiet, zpart);
-}
-
-/// The cells whose Z_i the updates of a step with ZParts left out: the borders of their teams (the
-/// first and last row of each team's run of rows, the first and last column of its columns) and
-/// the owned cells next to ghosts. A list of runs, each the border rows or the border columns of
-/// one launch's teams over its box, enumerated as one index range; cells outside the owned ones
-/// are skipped when met, and a cell listed twice is harmless (a maximum).
-struct BorderCells {
-  static constexpr int kMaxRuns = 12;
-  struct Run {
-    Box box;         // the launch's box (team bands start at its first row and column)
-    int period = 1;  // rows (or columns) a band
-    bool columns = false;
-    long start = 0;  // the index of the run's first cell
-  };
-  Run run[kMaxRuns];
-  int n = 0;
-  long total = 0;
-
-  /// The first and last row of each band of `period` rows of box, across the whole box.
-  void add_rows(const Box& box, int period) { add(box, period, false); }
-  /// The first and last column of each band of `period` columns of box, up the whole box.
-  void add_columns(const Box& box, int period) { add(box, period, true); }
-  /// The cells a device decoupled launch over box with `rows` a team leaves to the border pass.
-  void add_teams(const Box& box, int rows) {
-    add_rows(box, rows);
-    add_columns(box, detail::kLanes - 2);  // detail::Column::kOwned
-  }
-  /// The ring of owned cells next to the ghosts.
-  void add_ring(const Box& owned) {
-    add_rows(owned, owned.ny());
-    add_columns(owned, owned.nx());
-  }
-
-  KOKKOS_INLINE_FUNCTION void locate(long idx, int& j, int& i) const {
-    int r = 0;
-    while (r + 1 < n && idx >= run[r + 1].start) ++r;
-    const Run& u = run[r];
-    const long x = idx - u.start;
-    if (!u.columns) {
-      const long w = u.box.nx();
-      const int band = int(x / (2 * w)), which = int(x / w % 2);
-      const int first = u.box.j0 + band * u.period;
-      const int last = (first + u.period < u.box.j1 ? first + u.period : u.box.j1) - 1;
-      j = which ? last : first;
-      i = u.box.i0 + int(x % w);
-    } else {
-      const long bands = (u.box.nx() + u.period - 1) / u.period;
-      const int band = int(x % (2 * bands) / 2), which = int(x % 2);
-      const int first = u.box.i0 + band * u.period;
-      const int last = (first + u.period < u.box.i1 ? first + u.period : u.box.i1) - 1;
-      i = which ? last : first;
-      j = u.box.j0 + int(x / (2 * bands));
-    }
-  }
-
- private:
-  void add(const Box& box, int period, bool columns) {
-    if (box.empty()) return;
-    if (n == kMaxRuns) throw std::logic_error("BorderCells: more runs than kMaxRuns");
-    const long across = columns ? box.nx() : box.ny(), along = columns ? box.ny() : box.nx();
-    const long bands = (across + period - 1) / period;
-    run[n] = Run{box, period, columns, total};
-    total += bands * 2 * along;
-    ++n;
-  }
-};
-
-/// The largest Z_i of W over the owned cells: the maxima that the update's launches of the step left
-/// in zparts(0 .. nparts - 1), and Z_i of the cells they left out (borders), computed here from W,
-/// whose ghosts are filled. Device spaces only. The same value, to the bit, as the CFL pass's.
-template <class E>
-Real cfl_border_max(const Conserved<E>& w, const Field<E>& H, const Box& owned, const StepConstants& k,
-                    const BorderCells& cells, const Kokkos::View<Real*, typename E::memory_space>& zparts,
-                    int nparts) {
-  static_assert(fused_cfl_available<E>(), "device spaces only");
-  const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
-  const Box o = owned;
-  const BorderCells bc = cells;
-  const auto parts = zparts;
-  Real zmax = 0;
-  Kokkos::parallel_reduce(
-      "shwa::cfl_border_max", launch_light(Kokkos::RangePolicy<E, Kokkos::IndexType<long>>(0, bc.total)),
-      KOKKOS_LAMBDA(const long idx, Real& lmax) {
-        if (idx == 0)
-          for (int p = 0; p < nparts; ++p)
-            if (parts(p) > lmax) lmax = parts(p);
-        int j, i;
-        bc.locate(idx, j, i);
-        if (i < o.i0 || i >= o.i1 || j < o.j0 || j >= o.j1) return;
-        auto prim = [&](int jj, int ii) {
-          return make_cell_prim(w.h(jj, ii), w.qx(jj, ii), w.qy(jj, ii), Real(0), H(jj, ii), eps);
-        };
-        const CellPrim c = prim(j, i);
-        const Real z = detail::cell_z(dx, dy, detail::device_speed<0>(prim(j, i - 1), c, g, eps),
-                                      detail::device_speed<0>(c, prim(j, i + 1), g, eps),
-                                      detail::device_speed<1>(prim(j - 1, i), c, g, eps),
-                                      detail::device_speed<1>(c, prim(j + 1, i), g, eps));
-        if (z > lmax) lmax = z;
-      },
-      Kokkos::Max<Real>(zmax));
-  return zmax;
 }
 
 }  // namespace shwa

@@ -35,7 +35,6 @@ struct SolverParams {
   Variant variant = Variant::Decoupled;
   Tiling tiling;
   bool skip_dry = true;   // skip dry land that cannot change (QuietMap); the fields are the same
-  bool fuse_cfl = true;   // the device decoupled update also computes the next step's Z_i; same dt
 
   void validate() const {
     auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
@@ -56,8 +55,7 @@ class Solver {
   Solver(const Grid& grid, const SolverParams& params, Boundaries bc = Boundaries{})
       : grid_(grid), params_(params), bc_(grid, std::move(bc)), cur_("W", grid), next_("Wnext", grid),
         H_("H", grid.ny_padded(), grid.nx_padded()),
-        quiet_("quiet", grid.ny_padded(), grid.nx_padded(), grid.owned(), params.skip_dry),
-        fuse_(fused_cfl_available<E>() && params.fuse_cfl && params.variant == Variant::Decoupled) {
+        quiet_("quiet", grid.ny_padded(), grid.nx_padded(), grid.owned(), params.skip_dry) {
     params_.validate();
     if (std::int64_t(params_.tiling.tx) * params_.tiling.ty > max_tile_cells<E>())
       throw std::invalid_argument("tile size " + std::to_string(params_.tiling.tx) + "x" +
@@ -73,12 +71,7 @@ class Solver {
     k_.gn2 = Real(params.g * params.manning * params.manning);
     k_.dx = Real(grid.dx);
     k_.dy = Real(grid.dy);
-    if (fuse_) zparts_ = decltype(zparts_)("zparts", kMaxLaunches);
   }
-
-  /// Whether the step's update computes the next step's Z_i (flux_update_decoupled_cfl), leaving
-  /// only the borders of its teams to a CFL pass (cfl_border_max).
-  bool fuses_cfl() const { return fuse_; }
 
   const Grid& grid() const { return grid_; }
   const SolverParams& params() const { return params_; }
@@ -115,7 +108,6 @@ class Solver {
     bc_.template fill<E>(cur_, H_, time_, k_.g, k_.eps_h);
     since_exchange_ = 0;
     quiet_.reset();
-    z_ready_ = false;
   }
 
   /// The CFL step of the cells of `box` (no clipping, no reduction across blocks).
@@ -135,7 +127,6 @@ class Solver {
   void swap() {
     std::swap(cur_, next_);
     quiet_.advance();
-    z_ready_ = false;
   }
 
   /// The fraction of the owned cells' squares of the QuietMap that are quiet in the current state
@@ -172,31 +163,25 @@ class Solver {
   double step(double t_stop, Exchanger<E>& ex) {
     const int k = grid_.ng;
     fill_boundaries();
-    double dt = ex.min_all(double(z_ready_ ? border_dt() : local_dt(grid_.owned())));
+    double dt = ex.min_all(double(local_dt(grid_.owned())));
     if (!(dt > 0))
       throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
     const double left = t_stop - time_;
     const bool last = dt >= left;
     if (last) dt = left;
     const bool exchange_after = since_exchange_ + 1 >= k;
-    borders_ = BorderCells{};
-    nparts_ = 0;
     if (exchange_after && overlap_) {
       Box interior, band[4];
       grid_.split_for_overlap(k, interior, band);
-      for (const Box& b : band) step_update(b, Real(dt));
+      for (const Box& b : band) update(b, Real(dt));
       ex.begin_exchange(next_);
-      step_update(interior, Real(dt));
+      update(interior, Real(dt));
       ex.end_exchange(next_);
     } else {
-      step_update(grid_.grown_inner(k - 1 - since_exchange_), Real(dt));
+      update(grid_.grown_inner(k - 1 - since_exchange_), Real(dt));
       if (exchange_after) ex.exchange(next_);
     }
     swap();
-    if (fuse_) {
-      borders_.add_ring(grid_.owned());
-      z_ready_ = true;
-    }
     since_exchange_ = exchange_after ? 0 : since_exchange_ + 1;
     ++steps_;
     time_ = last ? t_stop : time_ + dt;
@@ -213,34 +198,6 @@ class Solver {
 
 
  private:
-  static constexpr int kMaxLaunches = 5;  // updates a step: four bands and the interior (overlap)
-
-  /// A step's update of `box`: with fuse_, the kernel that also computes Z_i of W^{n+1}, its
-  /// maximum in the next of zparts_ and its teams' borders listed for border_dt.
-  void step_update(const Box& box, Real dt) {
-    if constexpr (fused_cfl_available<E>()) {
-      if (fuse_ && !box.empty()) {
-        const ZPart<E> part{decltype(ZPart<E>::zmax)(zparts_.data() + nparts_), grid_.owned()};
-        flux_update_decoupled_cfl(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_, quiet_, part);
-        borders_.add_teams(box, detail::column_rows<E>(box, params_.tiling.rows));
-        ++nparts_;
-        return;
-      }
-    }
-    update(box, dt);
-  }
-
-  /// The CFL step of the owned cells from the maxima the step's updates left and a pass over the
-  /// cells they left out (after the boundaries filled the ghosts): local_dt's value, to the bit.
-  Real border_dt() const {
-    if constexpr (fused_cfl_available<E>()) {
-      const Real zmax = cfl_border_max(cur_, H_, grid_.owned(), k_, borders_, zparts_, nparts_);
-      return cfl_step(zmax, Real(params_.cfl), k_);
-    } else {
-      return local_dt(grid_.owned());
-    }
-  }
-
   Grid grid_;
   SolverParams params_;
   BoundaryFiller bc_;
@@ -253,11 +210,6 @@ class Solver {
   long steps_ = 0;
   int since_exchange_ = 0;  // steps since the halos were exchanged
   bool overlap_ = false;
-  bool fuse_ = false;     // step_update computes Z_i (see fuses_cfl)
-  bool z_ready_ = false;  // zparts_ and borders_ hold the last step's Z_i: the next dt needs border_dt
-  Kokkos::View<Real*, typename E::memory_space> zparts_;
-  int nparts_ = 0;
-  BorderCells borders_;
 };
 
 }  // namespace shwa

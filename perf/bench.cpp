@@ -4,9 +4,8 @@
 // walls) at the requested sizes, for each kernel variant and tile shape: a warm-up, then a fixed
 // number of steps timed between fences. Reported: cell updates per second, the modelled traffic of a
 // step (14 values a cell: the CFL pass reads h, qx, qy, hc, H; the update reads them and writes
-// four; 9 where the update computes the CFL sums itself, Solver::fuses_cfl), the bandwidth that
-// implies, and its percent of the bandwidth a copy kernel of the same size reaches in the same
-// process.
+// four), the bandwidth that implies, and its percent of the bandwidth a copy kernel of the same size
+// reaches in the same process.
 //
 // For CI's instruction counts (perf/regression/): the timed steps run inside the noinline function
 // shwa_bench_timed_loop, which `valgrind --tool=callgrind --toggle-collect=shwa_bench_timed_loop*`
@@ -87,17 +86,14 @@ struct Result {
   Tiling tile;
   long steps;
   double seconds, cups, gbs, pct;
-  int values;  // modelled values read or written a cell and step
-  bool fused;
 };
 
 Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw, int extra_rows,
-               bool skip_dry, bool fuse_cfl) {
+               bool skip_dry) {
   SolverParams p;
   p.variant = v;
   p.tiling = t;
   p.skip_dry = skip_dry;
-  p.fuse_cfl = fuse_cfl;
   p.cfl = 0.9;
   p.manning = 0.02;
   const double L = 1000.0, dx = L / n;
@@ -123,9 +119,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   r.steps = steps;
   r.seconds = sec;
   r.cups = double(n) * n * steps / sec;
-  r.fused = s.fuses_cfl();
-  r.values = r.fused ? 9 : 14;
-  r.gbs = r.cups * r.values * sizeof(Real) / 1e9;
+  r.gbs = r.cups * 14.0 * sizeof(Real) / 1e9;
   r.pct = 100.0 * r.gbs * 1e9 / copy_bw;
   return r;
 }
@@ -151,7 +145,7 @@ int main(int argc, char* argv[]) {
   int steps = 50, warmup = 5;
   std::string json;
   double extra_work = 0;
-  std::string skip_dry = "on", fuse_cfl = "on";
+  std::string skip_dry = "on";
   app.add_option("--sizes", sizes, "comma-separated grid sizes n (n x n cells)");
   app.add_option("--variants", variants, "comma-separated: recompute, decoupled");
   app.add_option("--tiles", tiles,
@@ -160,9 +154,6 @@ int main(int argc, char* argv[]) {
   app.add_option("--steps", steps, "timed steps")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_option("--skip-dry", skip_dry, "skip dry land that cannot change (the field is all wet: its cost)")
-      ->check(CLI::IsMember({"on", "off"}));
-  app.add_option("--fuse-cfl", fuse_cfl,
-                 "the device decoupled update computes the next step's CFL sums (off: a separate pass)")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--json", json, "also write the results to this JSON file");
   app.add_option("--extra-work", extra_work,
@@ -186,7 +177,6 @@ int main(int argc, char* argv[]) {
               DefaultExec::name(), sizeof(Real) == 8 ? "double" : "single", KOKKOS_VERSION,
               compiler_id(), SHWA_HOST_ISA);
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
-  std::printf("# variant*: the update computes the next step's CFL sums (9 values a cell, not 14)\n");
   std::printf("%7s %-10s %10s %7s %10s %12s %9s %8s %9s\n", "n", "variant", "tile/rows", "steps", "time[s]",
               "Gcells/s", "GB/s", "copyGB/s", "%copy");
   for (const auto& ns : split(sizes, ',')) {
@@ -199,13 +189,12 @@ int main(int argc, char* argv[]) {
         return 2;
       }
       for (const Tiling& t : tilings) {
-        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on",
-                                 fuse_cfl == "on");
+        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on");
         results.push_back(r);
         const std::string ts = std::to_string(t.tx) + "x" + std::to_string(t.ty) + "/" + std::to_string(r.tile.rows) +
                                (t.rows > 0 ? "" : "a");
         std::printf("%7d %-10s %10s %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,
-                    (r.variant + (r.fused ? "*" : "")).c_str(), ts.c_str(), r.steps, r.seconds, r.cups / 1e9, r.gbs,
+                    r.variant.c_str(), ts.c_str(), r.steps, r.seconds, r.cups / 1e9, r.gbs,
                     bw / 1e9, r.pct);
         std::fflush(stdout);
       }
@@ -220,8 +209,7 @@ int main(int argc, char* argv[]) {
       f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx
         << ", " << r.tile.ty << "], \"rows\": " << r.tile.rows << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
         << ", \"cell_updates_per_s\": " << r.cups << ", \"GBps\": " << r.gbs
-        << ", \"percent_of_copy\": " << r.pct << ", \"values_per_cell\": " << r.values
-        << ", \"fused_cfl\": " << (r.fused ? "true" : "false") << "}" << (k + 1 < results.size() ? "," : "") << "\n";
+        << ", \"percent_of_copy\": " << r.pct << "}" << (k + 1 < results.size() ? "," : "") << "\n";
     }
     f << "  ]\n}\n";
   }

@@ -163,37 +163,6 @@ TEST_CASE("skipping dry land gives the fields of computing everything, bit for b
   }
 }
 
-TEST_CASE("the update's own CFL sums give the separate pass's time step, bit for bit", "[kernels]") {
-  // The device decoupled update computes Z_i of the state it produces for the cells inside its
-  // teams; a pass over the teams' borders and the cells next to the ghosts does the rest once the
-  // walls are filled (Solver::fuses_cfl). Over 400 steps of the bowl (fronts, skipped land, cells
-  // next to walls, teams cut by the block's edge) every step's dt must be that of the separate
-  // CFL pass to the bit, and so the fields, whatever the rows a team; likewise a dam break with
-  // every boundary type (a stage that rises, an inflow), where the ghosts change every step.
-  for (const Case& c : {bowl_case(), busy_case(61, 33)})
-  for (Tiling t : {Tiling{32, 8}, Tiling{32, 8, 1}, Tiling{32, 8, 2}, Tiling{32, 8, 3}, Tiling{32, 8, 64}}) {
-    CAPTURE(c.grid.nx, t.rows);
-    SolverParams fused = params(Variant::Decoupled, t), separate = fused;
-    fused.fuse_cfl = true;
-    separate.fuse_cfl = false;
-    SingleBlock<DefaultExec> ex;
-    Solver<DefaultExec> a(c.grid, fused, c.bc), b(c.grid, separate, c.bc);
-    CHECK_FALSE(b.fuses_cfl());
-    if (!a.fuses_cfl())
-      WARN("this build's update kernels (" << DefaultExec::name()
-                                           << ") leave Z_i to the CFL pass: both runs use it");
-    initialize(a, ex, c.init);
-    initialize(b, ex, c.init);
-    for (int k = 0; k < 10; ++k) {
-      for (int n = 0; n < 40; ++n) {
-        const double da = a.step(1e300, ex), db = b.step(1e300, ex);
-        REQUIRE(std::memcmp(&da, &db, sizeof da) == 0);
-      }
-      REQUIRE(same_bits(read_back(a), read_back(b)));
-    }
-  }
-}
-
 TEST_CASE("Serial and the default execution space give the same fields", "[kernels]") {
 #ifdef KOKKOS_ENABLE_SERIAL
   if (std::is_same<Kokkos::Serial, DefaultExec>::value) {

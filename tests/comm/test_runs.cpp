@@ -66,13 +66,10 @@ struct Result {
   double time = 0;
 };
 
-/// The whole domain on one block, k = 1, no MPI, the time step from the separate CFL pass (the
-/// decomposed runs' updates compute the CFL sums themselves where the device kernels can).
+/// The whole domain on one block, k = 1, no MPI.
 Result single_block(Variant v) {
   SingleBlock<E> ex;
-  SolverParams p = params(v);
-  p.fuse_cfl = false;
-  Solver<E> s(Grid::single(kNx, kNy, kDx, kDx), p, boundaries());
+  Solver<E> s(Grid::single(kNx, kNy, kDx, kDx), params(v), boundaries());
   initialize(s, ex, initial);
   Result r;
   while (s.time() < kTEnd) r.dt.push_back(s.step(kTEnd, ex));
