@@ -6,9 +6,13 @@
     perf/plot.py --speedup DIR            # only the GPU vs CPU table (no matplotlib needed)
 
 throughput.png: cell updates per second against the grid size, for the CUDA build on one GPU and the
-OpenMP build on the host cores of the same machine, double and float, best tile of each variant.
+OpenMP build on the host cores of the same machine, double and float, best tile of each variant,
+with the GPU's ceiling: the copy bandwidth measured in the same process over the bytes a step moves
+a cell (14 values).
 scaling.png: shwa_scale on 1 and 2 GPUs: time per step split into compute, halo and allreduce, and
 the strong and weak scaling efficiencies.
+history.png: the GPU performance history (gpu-history.csv, perf/history.py) over commits, drops
+of more than 5 % against the previous run of the same configuration marked.
 """
 import glob
 import json
@@ -78,6 +82,17 @@ def throughput(results, out):
         for variant, pts in best_by_size(files[-1]).items():
             ax.plot([p[0] for p in pts], [p[1] for p in pts], styles.get(variant, ":"), color=color,
                     marker="o", label=f"{label}, {variant}")
+        if "cuda" in path:
+            # The ceiling: every value a step reads or writes moved at the copy kernel's bandwidth
+            # (largest grid of the file, where the copy is fastest).
+            data = json.load(open(files[-1]))
+            r = max(data["results"], key=lambda r: r["n"])
+            copy = r["GBps"] / (r["percent_of_copy"] / 100)  # GB/s
+            size = 8 if data["precision"] == "double" else 4
+            ceiling = copy / (14 * size)
+            ax.axhline(ceiling, color=color, ls=":", lw=1)
+            ax.text(300, ceiling * 1.04, f"ceiling, {data['precision']}: {ceiling:.0f} G "
+                    f"(14 values a cell at {copy / 1000:.2f} TB/s)", color=color, fontsize=7)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("grid size n (n x n cells)")
@@ -111,7 +126,6 @@ def scaling(results, out):
     a1.set_xticks(range(len(labels)))
     a1.set_xticklabels(labels, fontsize=7)
     a1.set_ylabel("ms per step")
-    a1.set_yscale("log")
     a1.set_title("time per step (k = 1, overlap off)")
     a1.legend(fontsize=8)
     eff_labels, effs = [], []
@@ -137,6 +151,48 @@ def scaling(results, out):
     a2.set_title("scaling efficiency")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
+
+
+def history(results, out):
+    """Throughput over the history's runs, one line a configuration, drops marked."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import history as hist
+
+    rows = hist.read(os.path.join(results, "gpu-history.csv"))
+    if not rows:
+        return False
+    runs = []  # (date, commit) in the order of the file
+    for r in rows:
+        if (r["date"], r["commit"]) not in runs:
+            runs.append((r["date"], r["commit"]))
+    fig, ax = plt().subplots(figsize=(9, 5))
+    previous, lines = {}, {}
+    for r in rows:
+        x = runs.index((r["date"], r["commit"]))
+        change, flag = hist.compare(previous, r)
+        previous[hist.key(r)] = r
+        k = (r["precision"], int(r["n"]), r["variant"])
+        if k[1] not in (1024, 4096, 16384):
+            continue
+        lines.setdefault(k, []).append((x, float(r["gcups"]), flag))
+    colors = {1024: "tab:green", 4096: "tab:blue", 16384: "tab:purple"}
+    for (prec, n, variant), pts in sorted(lines.items()):
+        style = ("-" if variant == "decoupled" else "--") + ("o" if prec == "double" else "s")
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=colors[n], ms=4,
+                label=f"{n}^2 {variant} {prec}")
+        for x, g, flag in pts:
+            if flag:
+                ax.plot(x, g, "x", color="red", ms=10, mew=2)
+    ax.set_xticks(range(len(runs)))
+    ax.set_xticklabels([f"{c}\n{d}" for d, c in runs], fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("G cell updates / s")
+    ax.set_title("GPU performance history (red x: more than 5 % below the previous run)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    return True
 
 
 def speedup(results):
@@ -170,7 +226,10 @@ if __name__ == "__main__":
     speedup(res)
     throughput(res, os.path.join(out, "throughput.png"))
     scaling(res, os.path.join(out, "scaling.png"))
-    for name in ("throughput.png", "scaling.png"):
+    names = ["throughput.png", "scaling.png"]
+    if history(res, os.path.join(out, "history.png")):
+        names.append("history.png")
+    for name in names:
         if not os.path.getsize(os.path.join(out, name)):
             sys.exit("plot.py: %s is empty" % name)
-    print("wrote", os.path.join(out, "throughput.png"), "and", os.path.join(out, "scaling.png"))
+    print("wrote", ", ".join(os.path.join(out, n) for n in names))
