@@ -437,8 +437,7 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
           const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
           const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
           if (team_quiet(m, q, i0, i0 + ntx, j0, j0 + nty)) return;
-          int active = 0;
-          Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t, int& act) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
             const int tx = t % TX, ty = t / TX;
             if (tx >= ntx || ty >= nty) return;
             const int i = i0 + tx, j = j0 + ty;
@@ -453,12 +452,13 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
             My = dp;
             roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
             My = detail::add(My, dm);
+            // Each active cell marks its own square (plain stores of one value: QuietMap::mark),
+            // which costs less than a team reduction of the tile's activity.
             if (detail::update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), out, j, i, Mx, My, fx,
-                                    fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped))
-              act = 1;
-          }, Kokkos::Max<int>(active));
-          // The whole tile's squares: more active squares than needed, never fewer.
-          if (q.on && active > 0 && m.team_rank() == 0) q.mark(i0, i0 + ntx, j0, j0 + nty);
+                                    fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped) &&
+                q.on)
+              q.mark(i, i + 1, j, j + 1);
+          });
         });
   }
 }
