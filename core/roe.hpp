@@ -12,8 +12,10 @@
 // The caller maps the frame back (its qn/qt are qx/qy or qy/qx).
 //
 // Choices the papers leave open (and what the tests check):
-//  * Dry cells: h < eps_h. Their velocity and concentration are taken as 0 (they are never divided
-//    by h). An edge between two dry cells carries nothing.
+//  * Dry cells: h < eps_h. Their velocity is taken as 0 (a film's q / h means nothing). Their
+//    concentration is hc / h all the same, where h is not too small to divide by: a film that
+//    drains or is carried off takes its own pollutant with it. An edge between two dry cells
+//    carries nothing.
 //  * Wet/dry walls (SPEC section 4): if one side is dry and the wet side's free surface lies below
 //    the dry cell's bottom, the dry side is replaced by the mirror image of the wet side (same h, H,
 //    ut, c; opposite un), which makes the edge a wall for that Riemann problem, and the dry cell
@@ -25,12 +27,21 @@
 //    beta follows the sign of lambda~ as in the unfixed scheme. D+ = B - D- keeps the scheme
 //    conservative whatever the fix does.
 //  * A zero eigenvalue sends half of its wave each way (SPEC).
+//  * Pollutant: not the Roe projection on the fourth field, but upwinding by the edge's mass flux
+//    F (after the outflow limit): the pollutant flux is F times the concentration of the cell the
+//    water comes from. Then c^{n+1} of a cell is a convex combination of c^n of the cell and its
+//    upwind neighbours whenever no cell sends out more water than it holds, which the outflow
+//    limit guarantees for CFL <= 1/2 (docs/method-notes.md). (The Roe projection on the fourth
+//    field would average cL and cR with the Roe weights and split by the sign of un~, not of F;
+//    at wet/dry fronts, where these differ, that makes concentrations outside the initial range.)
 //  * Well-balancing: the acoustic projections are written with the free-surface jump
 //    d_eta = (h_R - H_R) - (h_L - H_L) so that a lake at rest gives B = 0 up to the rounding of eta.
 #pragma once
 
 #include "math.hpp"
 #include "types.hpp"
+
+#include <limits>
 
 namespace shwa {
 
@@ -81,17 +92,23 @@ KOKKOS_FORCEINLINE_FUNCTION T select(bool c, T a, T b) {
 /// d where `use` holds (the caller's case), else 1: a denominator that is never zero.
 KOKKOS_FORCEINLINE_FUNCTION Real safe_den(bool use, Real d) { return use ? d : Real(1); }
 
+/// The least depth whose concentration is computed (below it, c = 0): the smallest normal number,
+/// so that 1 / h is finite. A cell that shallow holds no pollutant that matters, but a cell below
+/// eps_h may hold plenty, and it must give it up with its water (the pollutant upwinding).
+inline constexpr Real kMinDepthForC = std::numeric_limits<Real>::min();
+
 KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Real hc, Real H,
                                                     Real eps_h) {
   const bool wet = h >= eps_h;
-  const Real rh = Real(1) / safe_den(wet, h);
+  const bool holds = h >= kMinDepthForC;  // wet implies holds (eps_h is far above it)
+  const Real rh = Real(1) / safe_den(holds, h);
   CellPrim p;
   p.h = h;
   p.H = H;
   p.sh = shwa::sqrt_nonneg(shwa::max(h, Real(0)));
   p.u = select(wet, qx * rh, Real(0));
   p.v = select(wet, qy * rh, Real(0));
-  p.c = select(wet, hc * rh, Real(0));
+  p.c = select(holds, hc * rh, Real(0));
   return p;
 }
 
@@ -169,7 +186,6 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   const Real rs = Real(1) / safe_den(!dry, L.sh + R.sh);
   const Real un = (L.sh * L.un + R.sh * R.un) * rs;
   const Real ut = (L.sh * L.ut + R.sh * R.ut) * rs;
-  const Real c = (L.sh * L.c + R.sh * R.c) * rs;
   const Real a2 = g * Real(0.5) * (L.h + R.h);
   const Real a = shwa::sqrt_nonneg(a2);
   const Real l1 = un - a;
@@ -181,9 +197,9 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   const Real deta = (R.h - R.H) - (L.h - L.H);
   const Real dqn = qnR - qnL;
   const Real bt = qnR * R.ut - qnL * L.ut;
-  const Real b4 = qnR * R.c - qnL * L.c;
 
-  // Projections of B on r1, r3 (acoustic), r2 (shear), r4 (pollutant). With alpha the flat-bottom
+  // Projections of B on r1, r3 (acoustic) and r2 (shear); the pollutant is upwinded below. With
+  // alpha the flat-bottom
   // state-jump strengths and s = a~ dH / 2 the bathymetry part:
   //   beta1 = l1 alpha1 + s = (un^2 dh - a^2 deta - (un - a) dqn) / (2a)
   //   beta3 = l3 alpha3 - s = ((un + a) dqn - un^2 dh + a^2 deta) / (2a)
@@ -192,7 +208,6 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   const Real beta1 = (un2dh - a2 * deta - l1 * dqn) * r2a;
   const Real beta3 = (l3 * dqn - un2dh + a2 * deta) * r2a;
   const Real beta2 = bt - ut * dqn;
-  const Real beta4 = b4 - c * dqn;
 
   // Harten-Hyman entropy fix on the acoustic fields, where the field is transonic.
   Real w1 = left_share(l1) * beta1, w3 = left_share(l3) * beta3;
@@ -215,19 +230,16 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
     }
   }
   const Real w2 = left_share(un) * beta2;
-  const Real w4 = left_share(un) * beta4;
 
   Fluct m, p;
   m.h = w1 + w3;
   m.qn = w1 * l1 + w3 * l3;
   m.qt = m.h * ut + w2;
-  m.hc = m.h * c + w4;
 
   const Real p1 = beta1 - w1, p3 = beta3 - w3;
   p.h = p1 + p3;
   p.qn = p1 * l1 + p3 * l3;
   p.qt = p.h * ut + (beta2 - w2);
-  p.hc = p.h * c + (beta4 - w4);
 
   // Outflow limit (normal edges only; a wall edge sends nothing to its dry side).
   const Real F = qnL + m.h;  // mass flux L -> R
@@ -236,20 +248,37 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   const bool limit = !dry & !wall_right & !wall_left & (absF > Fmax);
   rare = rare | limit;
   if (Rare && (kSelectAll | limit)) {
-    // Scale the interface fluxes seen from each side, F_L + D- and F_R - D+, by theta: mass and
-    // pollutant stay conservative (the two agree), and the momentum handed over shrinks with the
-    // mass, so the film that receives it does not get an arbitrary velocity.
+    // Scale the interface fluxes seen from each side, F_L + D- and F_R - D+, by theta: mass stays
+    // conservative (the two agree), and the momentum handed over shrinks with the mass, so the
+    // film that receives it does not get an arbitrary velocity. (The pollutant follows the
+    // limited mass flux below.)
     const Real theta = Fmax / safe_den(limit, absF), s = Real(1) - theta;
     const Real pL = Real(0.5) * g * L.h * L.h, pR = Real(0.5) * g * R.h * R.h;
     m = Fluct{select(limit, theta * m.h - s * qnL, m.h),
               select(limit, theta * m.qn - s * (qnL * L.un + pL), m.qn),
-              select(limit, theta * m.qt - s * qnL * L.ut, m.qt),
-              select(limit, theta * m.hc - s * qnL * L.c, m.hc)};
+              select(limit, theta * m.qt - s * qnL * L.ut, m.qt), Real(0)};
     p = Fluct{select(limit, theta * p.h + s * qnR, p.h),
               select(limit, theta * p.qn + s * (qnR * R.un + pR), p.qn),
-              select(limit, theta * p.qt + s * qnR * R.ut, p.qt),
-              select(limit, theta * p.hc + s * qnR * R.c, p.hc)};
+              select(limit, theta * p.qt + s * qnR * R.ut, p.qt), Real(0)};
   }
+
+  // Pollutant, upwinded by the mass flux: the edge carries F* c_up, F* = qnL + D-_h = qnR - D+_h
+  // the mass flux (limited or not: the limit keeps its sign), c_up the concentration of the cell
+  // it leaves (L where F > 0, else R; where F = 0 either gives no flux). As fluctuations,
+  //   D-_hc = F* c_up - qnL cL = D-_h c_up + qnL (c_up - cL),
+  //   D+_hc = qnR cR - F* c_up = D+_h c_up + qnR (cR - c_up),
+  // written with the mass fluctuations the depth update uses, so that a cell whose edges all
+  // carry its own concentration away gets hc^{n+1} = c h^{n+1} from the same numbers, and where
+  // cL = cR the pollutant fluctuations are c times the mass ones. At a wet/dry wall the mirror
+  // has the wet side's c.
+  // Both cases are computed and the results selected, as elsewhere. (The test is written
+  // !(F <= 0), not F > 0 as for Fmax above: with the same comparison, GCC merges the two selects
+  // into one between booleans of mixed widths and leaves the recompute loop scalar. The two
+  // differ only for a NaN F.)
+  const bool from_left = !(F <= Real(0));
+  const Real dc = R.c - L.c;
+  m.hc = select(from_left, m.h * L.c, m.h * R.c + qnL * dc);
+  p.hc = select(from_left, p.h * L.c + qnR * dc, p.h * R.c);
 
   // D- is zero between two dry cells and on the dry (left) side of a wall; D+ likewise.
   const bool zm = dry | wall_left, zp = dry | wall_right;
