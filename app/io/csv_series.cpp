@@ -52,6 +52,7 @@ std::string shown(std::string_view field) {
 
 SeriesTable SeriesTable::parse(std::string_view text, const std::string& name) {
   text = without_utf8_bom(text);
+  check_line_ends(text, name);
   SeriesTable table;
   table.file_ = name;
   std::vector<std::string> header;  // all columns, time first

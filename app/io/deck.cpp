@@ -438,6 +438,7 @@ void Deck::Impl::flatten(const toml::table& table, const std::string& prefix) {
 
 Deck Deck::parse(const std::string& text, const std::string& name) {
   check_utf8(text, name);
+  check_line_ends(text, name, "invalid TOML: ");
   check_nesting(text, name);
   toml::value root;
   try {

@@ -128,6 +128,7 @@ class HeaderReader {
 
 Raster parse_esri_ascii(std::string_view text, const std::string& name) {
   text = without_utf8_bom(text);
+  check_line_ends(text, name);
   HeaderReader header(text, name);
   std::size_t pos = header.read();
 

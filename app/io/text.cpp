@@ -130,6 +130,16 @@ std::string read_text_file(const std::string& path) {
   return ss.str();
 }
 
+void check_line_ends(std::string_view text, const std::string& name, const std::string& prefix) {
+  for (std::size_t at = text.find('\r'); at != std::string_view::npos; at = text.find('\r', at + 1)) {
+    if (at + 1 < text.size() && text[at + 1] == '\n') continue;
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    throw InputError(name + ":" + std::to_string(line) + ": " + prefix +
+                     "a carriage return without a line feed (classic Mac OS line ends?); save the file with LF or "
+                     "CRLF line ends");
+  }
+}
+
 std::string_view without_utf8_bom(std::string_view text) {
   return text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
 }

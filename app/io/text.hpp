@@ -36,4 +36,9 @@ std::string read_text_file(const std::string& path);
 // `text` without the UTF-8 byte order mark (EF BB BF) that some editors put at its start.
 std::string_view without_utf8_bom(std::string_view text);
 
+// Throws InputError "NAME:LINE: PREFIXa carriage return without a line feed: ..." at the first
+// CR that no LF follows: a file with classic Mac OS line ends, whose lines a reader of LF or CRLF
+// lines would run together into one.
+void check_line_ends(std::string_view text, const std::string& name, const std::string& prefix = "");
+
 }  // namespace shwa::io

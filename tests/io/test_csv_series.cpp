@@ -64,6 +64,13 @@ TEST_CASE("csv: a UTF-8 byte order mark before the header is skipped", "[io][csv
   CHECK(table.column("stage").interpolate(5) == 1.5);
 }
 
+TEST_CASE("csv: classic Mac OS line ends are named", "[io][csv]") {
+  CHECK(error("time,stage\r\n0,1\r\n10,2\r5,3\r") ==
+        "s.csv:3: a carriage return without a line feed (classic Mac OS line ends?); save the file with LF or CRLF "
+        "line ends");
+  CHECK(SeriesTable::parse("time,stage\r\n0,1\r\n10,2\r\n", "s.csv").column("stage").interpolate(5) == 1.5);
+}
+
 TEST_CASE("csv: bad files name the line", "[io][csv]") {
   CHECK(error("") == "s.csv: empty file: expected a header line (e.g. time,value) and rows");
   CHECK(error("# only a comment\n\n") == "s.csv: empty file: expected a header line (e.g. time,value) and rows");

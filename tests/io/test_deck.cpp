@@ -239,6 +239,11 @@ TEST_CASE("deck: structures the flat keys cannot hold are refused, not crashed o
   CHECK_THROWS_WITH(Deck::parse("b = \"\xed\xa0\x80\"\n", "deck.toml"), "deck.toml:1: invalid TOML: not UTF-8 text");
   CHECK(Deck::parse("b = \"h\xc3\xa9 \xf0\x9f\x8c\x8a\"\n", "deck.toml").get_string("b") == "h\xc3\xa9 \xf0\x9f\x8c\x8a");
   CHECK_THROWS_WITH(Deck().set_override("a.b='\xc0\xaf'"), "command line: a.b: the value is not UTF-8 text");
+  // Classic Mac OS line ends are named; CRLF line ends are TOML.
+  CHECK_THROWS_WITH(Deck::parse("[grid]\rnx = 2\r", "deck.toml"),
+                    "deck.toml:1: invalid TOML: a carriage return without a line feed (classic Mac OS line ends?); "
+                    "save the file with LF or CRLF line ends");
+  CHECK(Deck::parse("[grid]\r\nnx = 2\r\n", "deck.toml").get_int("grid.nx") == 2);
 }
 
 TEST_CASE("deck: error() builds located messages for the caller's own checks", "[io][deck]") {

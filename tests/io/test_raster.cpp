@@ -56,6 +56,10 @@ TEST_CASE("raster: header variants", "[io][raster]") {
   CHECK(r.v == std::vector<double>{4, 5, 6, 1, 2, 3});
   // Without NODATA_value, -9999 is a value like any other.
   CHECK(parse_esri_ascii(std::string(kHeader) + "-9999 1\n2 3", "a.asc").at(0, 1) == -9999);
+  // Classic Mac OS line ends (CR alone) are named, not read as one long line.
+  CHECK_THROWS_WITH(parse_esri_ascii("ncols 2\rnrows 2\rxllcorner 0\ryllcorner 0\rcellsize 1\r1 2\r3 4\r", "a.asc"),
+                    "a.asc:1: a carriage return without a line feed (classic Mac OS line ends?); save the file with "
+                    "LF or CRLF line ends");
   // A UTF-8 byte order mark before the header is skipped.
   const Raster bom = parse_esri_ascii("\xEF\xBB\xBF" + std::string(kHeader) + "1 2\n3 4\n", "a.asc");
   CHECK(bom.nx == 2);
