@@ -10,9 +10,10 @@
 #   app      perf/app_vs_bench.sh: `shwa run` on the fully wet inputs/bench/wet_4096.toml against
 #            shwa_bench's steps alone, same grid, kernel and steps (CUDA at $APP_N, default 4096;
 #            then OpenMP on $APP_THREADS host threads, default 16, at $APP_CPU_N, default 1024)
-#   bench    shwa_bench, CUDA double, $SIZES x both variants x $TILES
+#   bench    shwa_bench, CUDA double, $SIZES x both variants x $TILES; appended to the history
+#            (perf/history.py) when SHWA_COMMIT is set
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
-#   float    CUDA single precision: build shwa_bench, run it
+#   float    CUDA single precision: build shwa_bench, run it (history as for bench)
 #   bounds   shwa_bench built with each launch bound $BOUND_VAR = $BOUNDS (default: the column kernels'
 #            SHWA_DEVICE_COLUMN_MIN_TEAMS = 8 12 16 24), at $BOUND_SIZES (8192); BOUND_MACRO=1: the
 #            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one
@@ -26,7 +27,7 @@
 #            step adds the source lines to the report
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
 #            first 8 files of $OUT and no more)
-#   perf/gpu_session.sh build test bench
+#   SHWA_COMMIT=$(git rev-parse --short HEAD) perf/gpu_session.sh build test bench   (on this side: the commit)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}; mkdir -p "$out"
@@ -43,6 +44,16 @@ if ls .deps/debs/*.deb > /dev/null 2>&1; then
         -Dtoml11_DIR="$PWD/.deps/sysroot/usr/share/cmake/toml11")
 fi
 bench() { "$@" --variants recompute,decoupled --steps 50; }
+# The GPU performance history: each bench/float run's JSON appended to a copy of
+# perf/results/gpu-history.csv in $out (perf/history.py; copy it back and commit it). SHWA_COMMIT
+# names the commit measured (this machine's copy of the tree may carry no usable git history);
+# SHWA_MACHINE the machine (default: the device tool's kind, nvidia-h200); HISTORY_NOTE a note.
+history() {
+  if [ -z "${SHWA_COMMIT:-}" ]; then echo "history: SHWA_COMMIT not set, run not recorded"; return; fi
+  [ -f "$out/gpu-history.csv" ] || cp perf/results/gpu-history.csv "$out/"
+  python3 perf/history.py --history "$out/gpu-history.csv" append "$1" --commit "$SHWA_COMMIT" \
+    --machine "${SHWA_MACHINE:-nvidia-h200}" --note "${HISTORY_NOTE:-}"
+}
 
 for step in "$@"; do
   echo "== $step ($(date +%T))"
@@ -71,7 +82,8 @@ for step in "$@"; do
         N=${APP_CPU_N:-1024} BUILD=build/openmp perf/app_vs_bench.sh 2>&1 | tee "$out/app-vs-bench-openmp.log"
     fi ;;
   bench)
-    bench build/cuda/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-double.json" | tee "$out/bench-cuda-double.log" ;;
+    bench build/cuda/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-double.json" | tee "$out/bench-cuda-double.log"
+    history "$out/bench-cuda-double.json" ;;
   scale)
     s=build/cuda/perf/shwa_scale; log=$out/scale-cuda-double.log; : > "$log"
     for n in ${SCALE_SIZES:-4096 8192 16384}; do
@@ -84,7 +96,8 @@ for step in "$@"; do
   float)
     cmake --preset cuda-float "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
       cmake --build --preset cuda-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-cuda-float.log" 2>&1 &&
-      bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" ;;
+      bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" &&
+      history "$out/bench-cuda-float.json" ;;
   bounds)
     bv=${BOUND_VAR:-SHWA_DEVICE_COLUMN_MIN_TEAMS}
     for b in ${BOUNDS:-8 12 16 24}; do
