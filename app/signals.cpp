@@ -14,6 +14,7 @@ namespace {
 // and hence async-signal-safe.
 std::atomic<int> g_stop_signal{0};
 std::atomic<int> g_count{0};
+std::atomic<bool> g_caught_int{false}, g_caught_term{false};  // the handler is installed
 static_assert(std::atomic<int>::is_always_lock_free);
 
 void set_action(int sig, void (*handler)(int)) {
@@ -35,8 +36,15 @@ void on_stop_signal(int sig) {
     return;
   }
   g_stop_signal = sig;
-  set_action(SIGINT, SIG_DFL);
-  set_action(SIGTERM, SIG_DFL);
+  if (g_caught_int) set_action(SIGINT, SIG_DFL);
+  if (g_caught_term) set_action(SIGTERM, SIG_DFL);
+}
+
+/// Whether `sig` was ignored when the process started (by nohup, or by a shell for a job it runs
+/// in the background), which a program keeps so.
+bool ignored(int sig) {
+  struct sigaction now = {};
+  return sigaction(sig, nullptr, &now) == 0 && now.sa_handler == SIG_IGN;
 }
 
 }  // namespace
@@ -44,8 +52,10 @@ void on_stop_signal(int sig) {
 void catch_stop_signals() {
   g_stop_signal = 0;
   g_count = 0;
-  set_action(SIGINT, on_stop_signal);
-  set_action(SIGTERM, on_stop_signal);
+  g_caught_int = !ignored(SIGINT);
+  g_caught_term = !ignored(SIGTERM);
+  if (g_caught_int) set_action(SIGINT, on_stop_signal);
+  if (g_caught_term) set_action(SIGTERM, on_stop_signal);
 }
 
 void ignore_sigpipe() { set_action(SIGPIPE, SIG_IGN); }

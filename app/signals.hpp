@@ -4,8 +4,9 @@
 // stop: the handler only records the signal, and the time loop, which polls stop_signal(), ends
 // after the step in progress, writes a checkpoint and exits with kInterrupted (cli.hpp). The
 // first signal also puts back the default action of both, so a second one ends the process at
-// once. SIGPIPE is ignored: a closed stdout (`shwa run ... | head -1`) makes writes to it fail,
-// which the progress lines notice (progress.hpp), instead of killing the run.
+// once. A signal ignored when shwa starts (nohup, a shell's background job) stays ignored.
+// SIGPIPE is ignored: a closed stdout (`shwa run ... | head -1`) makes writes to it fail, which
+// the progress lines notice (progress.hpp), instead of killing the run.
 #pragma once
 
 namespace shwa::app {

@@ -72,10 +72,12 @@ Result shwa(const TempDir& dir, const std::string& args) {
 }
 
 // Starts `shwa ARGS...` without waiting for it, its stdout to /dev/null and its stderr to
-// `err_path`; returns its process id.
-pid_t start_shwa(const std::vector<std::string>& args, const std::string& err_path) {
+// `err_path`, SIGINT ignored if `ignore_sigint` (as nohup or a shell's background job start it);
+// returns its process id.
+pid_t start_shwa(const std::vector<std::string>& args, const std::string& err_path, bool ignore_sigint = false) {
   const pid_t pid = fork();
   if (pid == 0) {
+    if (ignore_sigint) signal(SIGINT, SIG_IGN);
     std::vector<char*> argv{const_cast<char*>(SHWA_EXE)};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -565,6 +567,16 @@ TEST_CASE("app: SIGTERM stops a run with a checkpoint and says how to resume; a 
     REQUIRE(fs::exists(ref + "/" + f));
     CHECK(slurp(ref + "/" + f) == slurp(cut + "/" + f));
   }
+
+  // A signal ignored when shwa starts stays ignored: the run goes on to its end.
+  pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + (dir / "ignored")}, "/dev/null", true);
+  REQUIRE(pid > 0);
+  REQUIRE(wait_until([&] { return fs::exists(dir / "ignored/asc/h_0000.asc"); }));
+  kill(pid, SIGINT);
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(slurp(dir / "ignored/asc/h_0004.asc") == slurp(ref + "/asc/h_0004.asc"));
 
   // Two signals: the second ends the process at once, by its default action.
   pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + (dir / "twice")}, "/dev/null");
