@@ -109,8 +109,11 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
   std::set<std::string> keys;
   for (const auto& kv : theirs) keys.insert(kv.first);
   for (const auto& kv : ours) keys.insert(kv.first);
+  const auto digests = with_prefix(c.metadata, kInputPrefix);
   for (const std::string& key : keys) {
     if (may_change_on_restart(key)) continue;
+    // An input file compares by its contents, below: it may have moved.
+    if (cfg.definition.files.count(key) && digests.count(key)) continue;
     const auto a = ours.find(key), b = theirs.find(key);
     const bool here = a != ours.end(), there = b != theirs.end();
     if (here && there && a->second == b->second) continue;
@@ -122,7 +125,6 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
                          " here, " + (there ? io::quote(b->second) : std::string("not set")) +
                          " in the run that wrote " + path + hint);
   }
-  const auto digests = with_prefix(c.metadata, kInputPrefix);
   for (const auto& [key, digest] : with_prefix(definition, kInputPrefix)) {
     const auto b = digests.find(key);
     if (b != digests.end() && b->second == digest) continue;

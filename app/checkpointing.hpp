@@ -45,7 +45,8 @@ bool may_change_on_restart(const std::string& key);
 /// a time of 0 after steps or steps that reached no time), another grid or precision, or a run
 /// whose definition (`definition`, as definition_metadata gives it for cfg) differs from the
 /// checkpoint's in a key a restart may not change: the first such key in alphabetical order, or
-/// the first input file whose contents changed, is named with both values.
+/// the first input file whose contents changed, is named with both values. Input files compare
+/// by their contents only, so a file that moved (its key naming the new place) is the same.
 void check_restart(const io::Checkpoint& c, const std::string& path, const RunConfig& cfg,
                    const std::map<std::string, std::string>& definition);
 

@@ -172,6 +172,12 @@ TEST_CASE("restart check: an input file that changed is refused, naming it", "[r
   CHECK_THAT(verdict(c, edited), Catch::Contains("must read the same input files"));
   body[body.size() - 2] = '2';
   write("bathy.asc", body);
+  // The same contents in another file: the same run.
+  fs::create_directories(dir / "moved");
+  write("moved/b.asc", body);
+  std::string moved = deck;
+  moved.replace(moved.find("bathy.asc"), 9, "moved/b.asc");
+  CHECK(verdict(c, config(moved, {}, deck_path)) == "accepted");
   write("tide.csv", "time,stage\n0,0\n100,1.5\n");
   CHECK_THAT(verdict(c, config(deck, {}, deck_path)),
              Catch::StartsWith((dir / "tide.csv").string() + " (boundary.west.series): the file changed"));
