@@ -171,35 +171,49 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name) {
   int row_line = 0;             // the line on which the current row began
   std::size_t on_row_line = 0;  // the values of the current row on that line
   int last_line = line;         // the last line that holds a value
+  // The values one at a time, never a line's worth at once: a one-line body of a large grid is an
+  // error to report, not a list of its tokens to build.
+  const auto count_values = [&](std::size_t from, std::size_t to) {
+    std::size_t n = 0;
+    for (std::size_t i = from; i < to; ++i)
+      if (!is_blank(text[i]) && (i == from || is_blank(text[i - 1]))) ++n;
+    return n;
+  };
   while (pos < text.size()) {
     const std::size_t end = std::min(text.find('\n', pos), text.size());
-    const auto tokens = split_blanks(text.substr(pos, end - pos));
-    pos = end + 1;
-    if (!tokens.empty()) {
-      last_line = line;
-      if (r.v.size() % nx == 0) {  // a new row
-        if (r.v.size() == expected) throw fail(line, "too many values: expected " + count_text());
-        row_line = line;
-        on_row_line = tokens.size();
-      }
-      const std::size_t row = r.v.size() / nx + 1;  // 1 = the northern row, the first in the file
-      if (r.v.size() % nx + tokens.size() > nx) {
-        const std::string which = "row " + std::to_string(row) + " of " + std::to_string(r.ny);
+    std::size_t on_line = 0;  // values read on this line
+    for (std::size_t i = pos; i < end;) {
+      while (i < end && is_blank(text[i])) ++i;
+      if (i == end) break;
+      std::size_t j = i;
+      while (j < end && !is_blank(text[j])) ++j;
+      const std::string_view token = text.substr(i, j - i);
+      i = j;
+      const bool row_full = r.v.size() % nx == 0;
+      if (on_line == 0) {
+        last_line = line;
+        if (row_full) {  // a new row
+          if (r.v.size() == expected) throw fail(line, "too many values: expected " + count_text());
+          row_line = line;
+        }
+      } else if (row_full) {  // a line that ends one row goes on into the next
+        const std::string which = "row " + std::to_string(r.v.size() / nx) + " of " + std::to_string(r.ny);
         if (row_line == line)
-          throw fail(line, which + " has " + std::to_string(tokens.size()) + " values, expected " +
+          throw fail(line, which + " has " + std::to_string(count_values(pos, end)) + " values, expected " +
                                std::to_string(r.nx) + " (ncols); each row starts on a new line");
         throw fail(line, which + ", begun on line " + std::to_string(row_line) + " with " +
                              std::to_string(on_row_line) + " values, runs past " + std::to_string(r.nx) +
                              " values (ncols) on this line; each row starts on a new line");
       }
-      for (const std::string_view token : tokens) {
-        const auto x = parse_double(token);
-        if (!x) throw fail(line, shown(token) + " is not a number");
-        if (!std::isfinite(*x))
-          throw fail(line, "value " + shown(token) + " is not finite (mark missing data with NODATA_value)");
-        r.v.push_back(nodata && *x == *nodata ? std::nan("") : *x);
-      }
+      const auto x = parse_double(token);
+      if (!x) throw fail(line, shown(token) + " is not a number");
+      if (!std::isfinite(*x))
+        throw fail(line, "value " + shown(token) + " is not finite (mark missing data with NODATA_value)");
+      r.v.push_back(nodata && *x == *nodata ? std::nan("") : *x);
+      ++on_line;
+      if (row_line == line) on_row_line = on_line;
     }
+    pos = end + 1;
     ++line;
   }
   if (r.v.size() != expected) {

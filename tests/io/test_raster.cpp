@@ -154,6 +154,8 @@ TEST_CASE("raster: wrong number of values", "[io][raster]") {
                                       "values (2 rows of 2), got 3 (a truncated file?)"));
   CHECK_THROWS_MATCHES(parse_esri_ascii(std::string(kHeader) + "1 2\n3 4\n5\n", "c.asc"), InputError,
                        Catch::Message("c.asc:8: too many values: expected 4 (2 rows of 2)"));
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 2\n3 4 5\n", "c.asc"),
+                    "c.asc:7: row 2 of 2 has 3 values, expected 2 (ncols); each row starts on a new line");
   // A huge header over a short file is reported, not allocated.
   CHECK_THROWS_WITH(
       parse_esri_ascii("ncols 2000000000\nnrows 2000000000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1\n", "c.asc"),
