@@ -499,12 +499,14 @@ RunStats BlockRun<E>::run() {
 
   const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
   // The first file written: the output directory's lock; with it held, what killed runs left
-  // half-written goes; then the resolved deck.
+  // half-written goes, and so do an earlier run's checkpoints when this run starts over; then the
+  // resolved deck.
   coll_.collectively([&] {
     if (coll_.root()) {
       std::filesystem::create_directories(out.dir);
       lock_ = OutputLock(out.dir);
       remove_stale_temporaries(out.dir);
+      if (!opt_.restart) remove_checkpoints(out.dir);
       io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
     }
   });

@@ -654,11 +654,17 @@ TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing,
   const std::string deck = raster_deck(dir, "[boundary.west]\ntype = \"stage\"\nvalue = 0.1\n");
   write(dir / "deck.toml", deck);
   const std::string run = "run " + (dir / "deck.toml");
+  // A checkpoint an earlier run left, of a higher step than this run's: a run that starts over
+  // removes it, so that a restart takes this run's newest.
+  fs::create_directories(dir / "out/checkpoints");
+  write(dir / "out/checkpoints/checkpoint_0000009999.shck", "an earlier run's");
   Result r = shwa(dir, run + " --set time.checkpoint_interval=4.0 --set time.end=8.0");
   INFO(r.err);
   REQUIRE(r.code == 0);
   const std::string written = slurp(dir / "out/deck.toml"), summary = slurp(dir / "out/summary.json");
   REQUIRE(summary.find("\"restarted_from\": null") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out/checkpoints/checkpoint_0000009999.shck"));
+  CHECK(checkpoints_in(dir / "out").size() == 2);  // t = 4 and 8
 
   // Refused with one line naming the first difference; the output folder is left as it was.
   auto refused = [&](const std::string& sets, const std::string& expect) {
