@@ -1,6 +1,8 @@
 // shwa/app/cli.cpp — the command line (CLI11) and the program's single exit path.
 #include "cli.hpp"
 
+#include "compat.hpp"
+
 #include "config.hpp"
 #include "outputs.hpp"
 #include "signals.hpp"
@@ -268,13 +270,13 @@ int main(int argc, char** argv) {
   }
 
   int code = kSuccess;
-  Kokkos::InitArguments kargs(a.threads, -1, a.device, /*disable_warnings=*/true);
+  KokkosOptions kopt{a.threads, a.device, /*disable_warnings=*/true};
 #ifdef SHWA_WITH_MPI
   // One GPU per rank, chosen from the rank's place on its node (unless --device says).
   try {
     on_all_ranks([&] {
-      const int device = comm::kokkos_arguments(MPI_COMM_WORLD).device_id;
-      if (a.device < 0) kargs.device_id = device;
+      const int device = comm::kokkos_options(MPI_COMM_WORLD).device;
+      if (a.device < 0) kopt.device = device;
     });
   } catch (const std::exception& e) {
     error_line(e.what());
@@ -282,7 +284,7 @@ int main(int argc, char** argv) {
   }
 #endif
   {
-    Kokkos::ScopeGuard kokkos(kargs);
+    Kokkos::ScopeGuard kokkos(kokkos_settings(kopt));
     try {
       code = dispatch(*run, *check, a);
     } catch (const BlowUp& e) {

@@ -88,7 +88,7 @@ class HealthRecord {
  private:
   using Steps = Kokkos::View<unsigned long long*, typename E::memory_space>;
   Steps first_;  // the step, the cell
-  typename Steps::HostMirror host_first_;
+  HostMirror<Steps> host_first_;
   Kokkos::View<double, typename E::memory_space> time_;
 };
 
@@ -198,7 +198,7 @@ class GaugeBuffer {
   int ng_ = 1, n_ = 0, capacity_ = 0;
   Kokkos::View<int*, typename E::memory_space> cells_;
   Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space> values_;  // (row, 4 * cell + q)
-  typename Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space>::HostMirror host_values_;
+  HostMirror<Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space>> host_values_;
   std::vector<double> times_;
 };
 

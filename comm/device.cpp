@@ -28,9 +28,14 @@ NodeRank node_rank(MPI_Comm comm) {
 
 int select_device(MPI_Comm comm) {
   const NodeRank r = node_rank(comm);  // collective in every build
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1)
+#if defined(KOKKOS_ENABLE_CUDA)
+  const bool ok = cudaGetDeviceCount(&count) == cudaSuccess;
+#else
+  const bool ok = hipGetDeviceCount(&count) == hipSuccess;
+#endif
+  if (!ok || count < 1)
     throw ConfigError("no GPU is visible to rank " + std::to_string(r.local_rank) + " of its node");
   return r.local_rank % count;
 #else
@@ -39,10 +44,10 @@ int select_device(MPI_Comm comm) {
 #endif
 }
 
-Kokkos::InitArguments kokkos_arguments(MPI_Comm comm) {
-  Kokkos::InitArguments args;
-  args.device_id = select_device(comm);
-  return args;
+KokkosOptions kokkos_options(MPI_Comm comm) {
+  KokkosOptions o;
+  o.device = select_device(comm);
+  return o;
 }
 
 bool mpi_cuda_aware() {

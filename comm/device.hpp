@@ -2,7 +2,8 @@
 // pointers.
 #pragma once
 
-#include <Kokkos_Core.hpp>
+#include "compat.hpp"
+
 #include <mpi.h>
 
 namespace shwa::comm {
@@ -14,13 +15,13 @@ struct NodeRank {
 NodeRank node_rank(MPI_Comm comm);
 
 /// The GPU this rank should use: its node-local rank modulo the GPUs it can see; -1 when Kokkos was
-/// built without a GPU backend (nothing to choose). Collective over comm. Throws ConfigError when a
-/// GPU backend sees no GPU.
+/// built without a GPU backend (CUDA or HIP: nothing to choose). Collective over comm. Throws
+/// ConfigError when a GPU backend sees no GPU.
 int select_device(MPI_Comm comm);
 
-/// Arguments for Kokkos::initialize with this rank's GPU (select_device). Call after MPI_Init,
-/// before Kokkos::initialize; collective over comm.
-Kokkos::InitArguments kokkos_arguments(MPI_Comm comm);
+/// Options for Kokkos::initialize (kokkos_settings) with this rank's GPU (select_device). Call
+/// after MPI_Init, before Kokkos::initialize; collective over comm.
+KokkosOptions kokkos_options(MPI_Comm comm);
 
 /// True when the MPI library says, at run time, that it accepts CUDA device pointers
 /// (MPIX_Query_cuda_support where <mpi-ext.h> provides it; false where it cannot tell).

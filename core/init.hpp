@@ -30,7 +30,7 @@ void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
   auto hc = Kokkos::create_mirror_view(w.hc);
   auto H = Kokkos::create_mirror_view(s.bathymetry());
   Field<E> nfield;
-  typename Field<E>::HostMirror n;
+  HostMirror<Field<E>> n;
   bool any_n = false;
   std::vector<double> ns(size_t(g.nx_padded()) * g.ny_padded(), s.params().manning);
   for (int j = 0; j < g.ny_padded(); ++j)

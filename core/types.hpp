@@ -6,6 +6,8 @@
 // [ng, ng+nx) x [ng, ng+ny).
 #pragma once
 
+#include "compat.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -31,17 +33,18 @@ using DefaultExec = Kokkos::DefaultExecutionSpace;
 using HostExec = Kokkos::DefaultHostExecutionSpace;
 
 /// True when ExecSpace runs on the host (Serial, OpenMP, Threads): kernels then use one thread a
-/// team and loop over the tile, instead of one thread a cell.
+/// team and loop over the tile, instead of one thread a cell. Asked of the execution space (can it
+/// reach host memory), not of its memory space (can the host reach that), which unified memory
+/// would make true for a GPU.
 template <class ExecSpace>
 constexpr bool is_host_space() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                    typename ExecSpace::memory_space>::accessible;
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
-/// The policy p with its kernels' functor passed as a kernel argument. Kokkos 3.x (CUDA) copies a
-/// functor of 512 bytes or more to constant memory instead, and first waits for the last kernel
-/// that used that memory to end, so that every such launch waits for the device and the host can
-/// no longer queue a step's kernels ahead of it. Functors up to 4 KB fit (the step's are below 1 KB).
+/// The policy p with its kernels' functor passed as a kernel argument. Otherwise Kokkos 3.x (CUDA)
+/// copies a functor of 512 bytes or more to constant memory, and first waits for the last kernel
+/// that used that memory to end: every such launch would wait for the device, and the host could
+/// not queue a step's kernels ahead of it. Functors up to 4 KB fit (the step's are below 1 KB).
 template <class Policy>
 auto launch_light(const Policy& p) {
   return Kokkos::Experimental::require(p, Kokkos::Experimental::WorkItemProperty::HintLightWeight);

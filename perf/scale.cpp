@@ -129,7 +129,7 @@ int main(int argc, char* argv[]) {
   }
   int code = 0;
   {
-    Kokkos::ScopeGuard kokkos(kokkos_arguments(MPI_COMM_WORLD));
+    Kokkos::ScopeGuard kokkos(kokkos_settings(kokkos_options(MPI_COMM_WORLD)));
     try {
       Decomposition d = Decomposition::automatic();
       if (decomp == "strips") {

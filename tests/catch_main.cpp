@@ -18,7 +18,7 @@ int main(int argc, char* argv[]) {
   {
 #ifdef SHWA_TEST_WITH_MPI
     // One GPU per rank, as in a run (comm/device.hpp); host builds: the Kokkos defaults.
-    Kokkos::ScopeGuard kokkos(shwa::comm::kokkos_arguments(MPI_COMM_WORLD));
+    Kokkos::ScopeGuard kokkos(shwa::kokkos_settings(shwa::comm::kokkos_options(MPI_COMM_WORLD)));
 #else
     Kokkos::ScopeGuard kokkos(argc, argv);
 #endif

@@ -189,10 +189,10 @@ TEST_CASE("device choice from the node-local rank", "[device]") {
   CHECK(r.local_rank == world_rank());
   CHECK(r.local_size == world_size());
   const int dev = select_device(MPI_COMM_WORLD);
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   CHECK(dev >= 0);
 #else
   CHECK(dev == -1);
 #endif
-  CHECK(kokkos_arguments(MPI_COMM_WORLD).device_id == dev);
+  CHECK(kokkos_options(MPI_COMM_WORLD).device == dev);
 }

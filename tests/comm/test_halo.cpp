@@ -22,7 +22,7 @@ Real value(int f, int gi, int gj, Real shift) {
 /// What no exchange may write: unique per rank.
 Real sentinel(int rank) { return Real(-1 - rank); }
 
-using Host = Field<E>::HostMirror;
+using Host = HostMirror<Field<E>>;
 
 /// Sentinel everywhere, value(f, ...) + shift on the owned cells.
 void fill(const Field<E>& v, int f, const Grid& g, Real shift, int rank) {
