@@ -207,8 +207,8 @@ auto device_tile_policy(const Box& box, const Tiling& t) {
 /// So every edge inside a team's columns is solved once; an edge on a team's border is solved
 /// again by the neighbouring team, by the same line of code on the same bits, hence with the same
 /// result whichever team (tile, block) solves it, and the fields do not depend on the decomposition.
-/// Each lane reads one cell a row, the next row's while it works on this one (the loads' latency,
-/// not the arithmetic, limited these kernels before), and keeps W^n of the row below for its update.
+/// Each lane reads one cell a row, the next row's while it works on this one (so that the loads'
+/// latency hides behind the arithmetic), and keeps W^n of the row below for its update.
 /// Team scratch: the lanes' primitives of the current row and the D+ (or speeds) they hand east.
 inline constexpr int kLanes = 32;
 
