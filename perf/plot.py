@@ -8,7 +8,7 @@
 throughput.png: cell updates per second against the grid size, for the CUDA build on one GPU and the
 OpenMP build on the host cores of the same machine, double and float, best tile of each variant,
 with the GPU's ceiling: the copy bandwidth measured in the same process over the bytes a step moves
-a cell (14 values).
+a cell (13 values).
 scaling.png: shwa_scale on 1 and 2 GPUs: time per step split into compute, halo and allreduce, and
 the strong and weak scaling efficiencies.
 history.png: the GPU performance history (gpu-history.csv, perf/history.py) over commits, drops
@@ -89,10 +89,10 @@ def throughput(results, out):
             r = max(data["results"], key=lambda r: r["n"])
             copy = r["GBps"] / (r["percent_of_copy"] / 100)  # GB/s
             size = 8 if data["precision"] == "double" else 4
-            ceiling = copy / (14 * size)
+            ceiling = copy / (13 * size)
             ax.axhline(ceiling, color=color, ls=":", lw=1)
             ax.text(300, ceiling * 1.04, f"ceiling, {data['precision']}: {ceiling:.0f} G "
-                    f"(14 values a cell at {copy / 1000:.2f} TB/s)", color=color, fontsize=7)
+                    f"(13 values a cell at {copy / 1000:.2f} TB/s)", color=color, fontsize=7)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("grid size n (n x n cells)")
