@@ -1,4 +1,4 @@
-// shwa/app/problems.hpp — the built-in initial conditions (the test problems of SPEC section 9).
+// shwa/app/problems.hpp — the built-in initial conditions (the test problems of docs/method.md section 9).
 //
 //   dam_break        flat bottom, water h_left west of x_dam and h_right east of it, at rest:
 //                    Stoker's wet-bed solution (h_right > 0) or Ritter's dry-bed one (h_right = 0)

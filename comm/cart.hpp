@@ -1,4 +1,4 @@
-// shwa/comm/cart.hpp — the Cartesian decomposition of the grid over the ranks (SPEC section 7).
+// shwa/comm/cart.hpp — the Cartesian decomposition of the grid over the ranks (docs/method.md section 7).
 //
 // px x py blocks, px along x (i), py along y (j); rank r of the decomposition's communicator holds
 // block (cx, cy) with r = cy * px + cx (ranks are not reordered, so rank 0 stays rank 0). Each

@@ -1,4 +1,4 @@
-// shwa/comm/mpi_exchanger.hpp — the halo exchange between blocks over MPI (SPEC section 7).
+// shwa/comm/mpi_exchanger.hpp — the halo exchange between blocks over MPI (docs/method.md section 7).
 //
 // Each block exchanges with up to 8 neighbours: the 4 sides and the 4 corners. A side neighbour
 // gets a band of w owned rows or columns (w = the halo width), a corner neighbour a w x w square,

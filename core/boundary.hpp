@@ -1,4 +1,4 @@
-// shwa/core/boundary.hpp — boundary conditions: the ghost layers outside the domain (SPEC section 5).
+// shwa/core/boundary.hpp — boundary conditions: the ghost layers outside the domain (docs/method.md section 5).
 //
 // Each side of the domain takes a default type and any number of segments (ranges of cells along the
 // side) that override it. Ghost layer m (m = 0 next to the domain) of a side is filled from the

@@ -1,5 +1,5 @@
 // Exact reference solutions of the shallow-water equations, for the tests and the
-// convergence studies of SPEC section 9. Plain host C++17 in double precision.
+// convergence studies of docs/method.md section 9. Plain host C++17 in double precision.
 //
 // Conventions of shwa: g is passed explicitly; H(x, y) is the depth of the bottom below a
 // fixed reference level (positive down) and the free surface is eta = h - H.

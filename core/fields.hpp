@@ -8,7 +8,7 @@
 
 namespace shwa {
 
-/// The four conserved variables W = (h, qx, qy, hc), one View each (SPEC section 6).
+/// The four conserved variables W = (h, qx, qy, hc), one View each (docs/method.md section 6).
 template <class ExecSpace>
 struct Conserved {
   Field<ExecSpace> h, qx, qy, hc;

@@ -1,4 +1,4 @@
-// shwa/core/kernels.hpp — the two kernels of a step (SPEC section 6):
+// shwa/core/kernels.hpp — the two kernels of a step (docs/method.md section 6):
 //   cfl_min_dt      the CFL reduction over W^n (parallel_reduce; on devices the max of Z_i), each
 //                   edge's speed computed once
 //   flux_update_*   the Roe fluxes and the update W^n -> W^{n+1}, in two variants that give the same
@@ -350,7 +350,7 @@ int column_rows(const Box& box, int rows) {
 
 namespace shwa {
 
-/// The CFL time step over `box` (SPEC section 3): min over its cells of 2 CFL dx dy / Z_i,
+/// The CFL time step over `box` (docs/method.md section 3): min over its cells of 2 CFL dx dy / Z_i,
 /// Z_i = sum over the cell's edges of |E| (|un~| + a~). Infinity when no cell limits the step.
 /// Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped.
 template <class E>

@@ -5,7 +5,7 @@
 // 2008) as used by Viñas et al. (CCPE 25(8), 2013), written in flux-difference form: the jump
 //     B = F_n(W_R) - F_n(W_L) - S (H_R - H_L),   S = (0, g h~ n, 0)
 // is projected on the Roe eigenvectors and split by the sign of the eigenvalues into D- (to the
-// left cell) and D+ = B - D- (to the right cell). See ../shared/SPEC.md section 2.
+// left cell) and D+ = B - D- (to the right cell). See docs/method.md section 2.
 //
 // Everything is done in the edge's frame: `un` is the velocity along the normal n (from L to R), `ut`
 // the tangential one. For an x-edge (n = +x) un = u, ut = v; for a y-edge (n = +y) un = v, ut = u.
@@ -16,7 +16,7 @@
 //    concentration is hc / h all the same, where h is not too small to divide by: a film that
 //    drains or is carried off takes its own pollutant with it. An edge between two dry cells
 //    carries nothing.
-//  * Wet/dry walls (SPEC section 4): if one side is dry and the wet side's free surface lies below
+//  * Wet/dry walls (docs/method.md section 4): if one side is dry and the wet side's free surface lies below
 //    the dry cell's bottom, the dry side is replaced by the mirror image of the wet side (same h, H,
 //    ut, c; opposite un), which makes the edge a wall for that Riemann problem, and the dry cell
 //    gets no contribution (D = 0 on its side).
@@ -26,7 +26,7 @@
 //    lambda_L alpha (lambda_R - lambda~)/(lambda_R - lambda_L) r and the rest; the bathymetry part of
 //    beta follows the sign of lambda~ as in the unfixed scheme. D+ = B - D- keeps the scheme
 //    conservative whatever the fix does.
-//  * A zero eigenvalue sends half of its wave each way (SPEC).
+//  * A zero eigenvalue sends half of its wave each way (docs/method.md section 2).
 //  * Pollutant: not the Roe projection on the fourth field, but upwinding by the edge's mass flux
 //    F (after the outflow limit): the pollutant flux is F times the concentration of the cell the
 //    water comes from. Then c^{n+1} of a cell is a convex combination of c^n of the cell and its
@@ -132,7 +132,7 @@ KOKKOS_FORCEINLINE_FUNCTION Prim mirror_if(bool use, const Prim& wet, const Prim
 /// How an edge is treated: between two dry cells (carries nothing), a wet/dry wall with the dry
 /// cell on the right or on the left (that cell gets nothing), or a normal edge (none of these).
 /// Classifies the edge and, for a wet/dry wall, replaces the dry side by the wet side's mirror.
-/// The wet/dry rule of SPEC section 4 lives here and nowhere else. (Three bools by reference, not
+/// The wet/dry rule of docs/method.md section 4 lives here and nowhere else. (Three bools by reference, not
 /// a struct: GCC keeps a returned struct of bools in memory, which stops the vectorizer.)
 KOKKOS_FORCEINLINE_FUNCTION void resolve_wet_dry(Prim& L, Prim& R, Real eps_h, bool& dry,
                                                  bool& wall_right, bool& wall_left) {
@@ -162,7 +162,7 @@ KOKKOS_FORCEINLINE_FUNCTION Real left_share(Real l) {
 /// neighbour's surface), where it would take more water out of a cell than the cell holds. Beyond
 /// the bound, the interface fluxes seen from each side (F_L + D- and F_R - D+) are scaled down
 /// together: mass and pollutant stay conservative and the momentum handed over shrinks with the
-/// mass. With the CFL step (SPEC section 3) a cell then loses at most 2 CFL of its water in a step
+/// mass. With the CFL step (docs/method.md section 3) a cell then loses at most 2 CFL of its water in a step
 /// (summing the bound over its edges gives dt Z_i h / (dx dy) <= 2 CFL h), so depths stay
 /// non-negative for CFL <= 0.5; above that only a cell draining through all four edges at full
 /// speed could go below zero, and the update counts any depth that does (update_cell, kernels.hpp).
@@ -296,7 +296,7 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real s
   roe_solve<MaybeDry, true>(L, R, g, sqrt_g, eps_h, dm, dp, rare);
 }
 
-/// The edge's wave-speed bound |un~| + a~ used by the CFL condition (SPEC section 3), with the same
+/// The edge's wave-speed bound |un~| + a~ used by the CFL condition (docs/method.md section 3), with the same
 /// wet/dry treatment as the flux. Zero between two dry cells. Branch-free like roe_fluctuations.
 /// MaybeDry as for roe_fluctuations.
 template <bool MaybeDry = true>

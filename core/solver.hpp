@@ -1,13 +1,13 @@
 // shwa/core/solver.hpp — one block's solver: its fields, its boundary conditions, its time loop.
 //
-// A step (SPEC section 6):
+// A step (docs/method.md section 6):
 //   1. the physical sides' ghost layers are filled from the boundary conditions;
 //   2. dt = min over all blocks of the CFL step of the owned cells (parallel_reduce + min_all),
 //      clipped so the run lands exactly on the requested time;
 //   3. the flux + update kernel writes W^{n+1} into the second set of Views, which are then swapped;
 //   4. every k-th step (k = the ghost width), the Exchanger refreshes the halos that face other
 //      blocks; in between, the block also updates its halo cells, the valid region shrinking by one
-//      cell a step ("ghost cell expansion", SPEC section 7).
+//      cell a step ("ghost cell expansion", docs/method.md section 7).
 #pragma once
 
 #include "boundary.hpp"

@@ -1,4 +1,4 @@
-// shwa_bench — throughput of a shwa step on one device (SPEC section 8).
+// shwa_bench — throughput of a shwa step on one device (docs/method.md section 8).
 //
 // A fixed problem (a wet basin with a bumpy bottom, a moving hump of water and a pollutant patch,
 // walls) at the requested sizes, for each kernel variant and tile shape: a warm-up, then a fixed

@@ -1,5 +1,5 @@
 // shwa_scale — throughput of a step over several MPI ranks, one GPU (or one CPU socket) a rank
-// (SPEC sections 7 and 8): strong scaling (a fixed global grid) or weak scaling (a fixed block a
+// (docs/method.md sections 7 and 8): strong scaling (a fixed global grid) or weak scaling (a fixed block a
 // rank), for each halo width k and overlap setting asked for, with the time of a step split into
 // compute, halo exchange and allreduce.
 //

@@ -1,4 +1,4 @@
-// Well-balancing (C-property) and conservation: SPEC section 9, issue 2's acceptance.
+// Well-balancing (C-property) and conservation: docs/method.md section 9, issue 2's acceptance.
 #include "harness.hpp"
 
 #include <cmath>

@@ -284,7 +284,7 @@ TEST_CASE("Thacker satisfies the shallow-water equations at interior wet points"
                 const double continuity = d_t(h_tp, h_tm) + d_s(qx_xp, qx_xm) + d_s(qy_yp, qy_ym);
                 CHECK(std::abs(continuity) < 1e-8);
 
-                // d_t q + div(flux) = g h grad H   (SPEC section 1, H positive down)
+                // d_t q + div(flux) = g h grad H   (docs/method.md section 1, H positive down)
                 auto flux_xx = [&](double hh, double qx) { return qx * qx / hh + 0.5 * g * hh * hh; };
                 auto flux_xy = [&](double hh, double qx, double qy) { return qx * qy / hh; };
                 const double dH_dx = d_s(thacker.bottom_depth(x + dx, y), thacker.bottom_depth(x - dx, y));

@@ -1,4 +1,4 @@
-// Validation against exact solutions (SPEC section 9): Stoker and Ritter dam breaks, Thacker's
+// Validation against exact solutions (docs/method.md section 9): Stoker and Ritter dam breaks, Thacker's
 // planar oscillation, transport of a pollutant.
 #include "harness.hpp"
 
