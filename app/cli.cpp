@@ -8,6 +8,7 @@
 #include "signals.hpp"
 #include "simulation.hpp"
 
+#include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "io/error.hpp"
 #include "io/text.hpp"
@@ -23,8 +24,10 @@
 #include <mpi.h>
 #endif
 
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -189,6 +192,30 @@ std::string resume_command(int argc, char** argv) {
   return restart ? cmd : cmd + " --restart";
 }
 
+/// Refuses a run whose MPI ranks resolved different decks (another --set, deck or working
+/// folder on one rank), which would otherwise hang in or run past each other's messages: each
+/// rank digests the record of every resolved deck key (RunConfig::definition, what a checkpoint
+/// records) and whether it restarts, and every rank compares all the digests. Collective; every
+/// rank throws the same io::InputError. Nothing to compare without MPI.
+void check_ranks_agree(const RunConfig& cfg, const Arguments& a) {
+#ifdef SHWA_WITH_MPI
+  std::string record = a.restart ? "--restart\n" : "\n";
+  for (const auto& [key, value] : cfg.definition.values) record += key + " = " + value + "\n";
+  const std::uint32_t mine = io::crc32(record.data(), record.size());
+  std::vector<std::uint32_t> digests(static_cast<std::size_t>(world_size()));
+  if (MPI_Allgather(&mine, 1, MPI_UINT32_T, digests.data(), 1, MPI_UINT32_T, MPI_COMM_WORLD) != MPI_SUCCESS)
+    throw std::runtime_error("MPI_Allgather failed while the ranks compared their decks");
+  for (std::size_t r = 1; r < digests.size(); ++r)
+    if (digests[r] != digests[0])
+      throw io::InputError("the MPI ranks were given different runs: rank " + std::to_string(r) +
+                           " resolved another deck than rank 0 (other deck values, --set options or --restart); "
+                           "every rank must run the same deck with the same options");
+#else
+  (void)cfg;
+  (void)a;
+#endif
+}
+
 /// Runs the chosen subcommand; errors propagate as exceptions.
 int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
   if (run.parsed() || check.parsed()) {
@@ -198,6 +225,7 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
       io::Deck deck = load_deck(a);
       cfg = load_config(deck, a.deck);
     });
+    check_ranks_agree(cfg, a);
     if (check.parsed()) {
       std::string parallel;
       on_all_ranks([&] { parallel = parallel_line(cfg); });

@@ -7,7 +7,9 @@
 #                   to the end: byte for byte the same files as one uninterrupted process
 #   -DMODE=bad      the run at NP ranks fails: every rank exits, non-zero, the line matching
 #                   -DEXPECT=regex printed once, the only error line, no output folder;
-#                   -DRESTART=ON adds --restart (the root alone finds there is no checkpoint)
+#                   -DRESTART=ON adds --restart (the root alone finds there is no checkpoint);
+#                   -DOTHER_SETS="key=value|..." gives the last rank those overrides instead
+#                   (mpiexec's A : B form), so that the ranks disagree on the run
 separate_arguments(_flags UNIX_COMMAND "${FLAGS}")
 string(REPLACE "|" ";" _set_list "${SETS}")
 set(_sets "")
@@ -72,8 +74,18 @@ elseif(MODE STREQUAL "bad")
   if(RESTART)
     set(_restart --restart)
   endif()
-  execute_process(COMMAND ${MPIEXEC} -n ${NP} ${_flags} ${EXE} run ${DECK} --set "output.dir=\"${DIR}/out\""
-                          ${_sets} ${_restart}
+  set(_ranks -n ${NP} ${_flags} ${EXE} run ${DECK} --set "output.dir=\"${DIR}/out\"" ${_sets} ${_restart})
+  if(OTHER_SETS)
+    string(REPLACE "|" ";" _other_list "${OTHER_SETS}")
+    set(_other "")
+    foreach(s IN LISTS _other_list)
+      list(APPEND _other --set "${s}")
+    endforeach()
+    math(EXPR _first "${NP} - 1")
+    set(_ranks -n ${_first} ${_flags} ${EXE} run ${DECK} --set "output.dir=\"${DIR}/out\"" ${_sets} ${_restart}
+               : -n 1 ${EXE} run ${DECK} --set "output.dir=\"${DIR}/out\"" ${_other} ${_restart})
+  endif()
+  execute_process(COMMAND ${MPIEXEC} ${_ranks}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT ${TIMEOUT})
   set(all "${out}${err}")
   message(STATUS "exit status: ${rc}\n${all}")
