@@ -35,7 +35,7 @@ MUTATIONS = [
     ("friction-norm", "core/kernels.hpp",
      "const Real qn = shwa::sqrt_nonneg(qx * qx + qy * qy);",
      "const Real qn = shwa::sqrt_nonneg(qx * qx);",
-     "friction from |qx| instead of |q|"),
+     "friction from qx alone instead of the norm of q"),
     ("stage", "core/boundary.hpp",
      "const Real h = shwa::max(Real(0), bc.eta[k] + H(jg, ig));",
      "const Real h = shwa::max(Real(0), bc.eta[k] + H(jg, ig)) + Real(0.05);",
