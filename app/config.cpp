@@ -41,8 +41,8 @@ io::Grid read_grid(Deck& d) {
   io::Grid g;
   g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
   g.ny = d.get_int("grid.ny", require_in(1, 1 << 20));
-  g.dx = d.get_double("grid.dx", require_positive());
-  g.dy = d.get_double("grid.dy", g.dx, require_positive());
+  g.dx = d.get_double("grid.dx", require_in(0, kMaxSpacing, Range::Ends::open_closed));
+  g.dy = d.get_double("grid.dy", g.dx, require_in(0, kMaxSpacing, Range::Ends::open_closed));
   g.x0 = d.get_double("grid.x0", 0.0);
   g.y0 = d.get_double("grid.y0", 0.0);
   if (g.cells() > (std::int64_t(1) << 31)) throw d.error("grid.ny", "more than 2^31 cells");
@@ -180,6 +180,9 @@ Boundaries read_boundaries(Deck& d, const io::Grid& g) {
   return bc;
 }
 
+/// The most output times a run may have.
+constexpr double kMaxOutputs = 100000;
+
 /// Output times: the start, then every `output_interval` or the listed `output_times`, and the end.
 std::vector<double> read_output_times(Deck& d, double t_end) {
   d.declare("time.output_interval");
@@ -189,14 +192,22 @@ std::vector<double> read_output_times(Deck& d, double t_end) {
     if (d.has("time.output_interval"))
       throw d.error("time.output_times", "set either time.output_times or time.output_interval, not both");
     std::vector<double> listed = d.get_double_list("time.output_times", require_in(0, t_end, Range::Ends::open_closed));
+    if (listed.size() > kMaxOutputs)
+      throw d.error("time.output_times", std::to_string(listed.size()) + " output times; at most " +
+                                             std::to_string(long(kMaxOutputs)));
     for (std::size_t k = 1; k < listed.size(); ++k)
       if (!(listed[k] > listed[k - 1])) throw d.error("time.output_times", "times must increase");
     t.insert(t.end(), listed.begin(), listed.end());
   } else {
     const double every = d.get_double("time.output_interval", t_end, require_positive());
+    // The count first: a tiny interval would otherwise build a list of billions of times.
+    const double count = std::ceil(t_end / every);
+    if (!(count <= kMaxOutputs))
+      throw d.error("time.output_interval", fmt(every) + " s up to time.end = " + fmt(t_end) + " s makes " +
+                                                fmt(count) + " output times; at most " +
+                                                std::to_string(long(kMaxOutputs)) + " (a larger interval)");
     // k * every, not a running sum, so that the times carry no accumulated round-off.
     for (long k = 1; k * every < t_end * (1 - 1e-12); ++k) t.push_back(double(k) * every);
-    if (t.size() > 100000) throw d.error("time.output_interval", "more than 100000 outputs");
   }
   if (t.back() < t_end) t.push_back(t_end);
   return t;
@@ -240,7 +251,7 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const io::Grid& 
 
 SolverParams read_solver_params(Deck& d) {
   SolverParams p;
-  p.g = d.get_double("physics.g", 9.81, require_positive());
+  p.g = d.get_double("physics.g", 9.81, require_in(0, kMaxGravity, Range::Ends::open_closed));
   p.eps_h = d.get_double("physics.eps_h", 1e-3, require_in(0, 1, Range::Ends::open_closed));
   p.manning = d.get_double("physics.manning", 0.0, require_in(0, 1));
   p.cfl = d.get_double("numerics.cfl", 0.9, require_in(0, 1, Range::Ends::open_closed));
@@ -436,6 +447,60 @@ void check_output_dir(const std::string& dir, const io::Deck& deck, const std::s
 
 namespace {
 
+/// Refuses an initial state beyond the plausible magnitudes (kMaxElevation, kMaxDepth), naming the
+/// key that gave it and the first such cell, counted from the south-west corner.
+void check_initial_magnitudes(const RunConfig& cfg, Deck& d) {
+  const InitialState& s = cfg.init;
+  const bool files = cfg.problem == "files";
+  std::string depth_key = "initial.problem";
+  if (files) {
+    depth_key = "initial.bathymetry";
+    for (const char* k : {"initial.depth_file", "initial.surface_file", "initial.surface"})
+      if (d.has(k)) depth_key = k;
+  }
+  auto cell = [&](std::size_t k) {
+    return " in cell (" + std::to_string(k % std::size_t(cfg.grid.nx)) + ", " +
+           std::to_string(k / std::size_t(cfg.grid.nx)) + ") counted from the south-west corner";
+  };
+  for (std::size_t k = 0; k < s.H.size(); ++k)
+    if (!(std::fabs(s.H[k]) <= kMaxElevation))
+      throw d.error(files ? "initial.bathymetry" : "initial.problem",
+                    "bottom " + fmt(-s.H[k]) + " m" + cell(k) + "; the bottom must lie within " + fmt(kMaxElevation) +
+                        " m of the reference level");
+  for (std::size_t k = 0; k < s.h.size(); ++k)
+    if (!(s.h[k] <= kMaxDepth))
+      throw d.error(depth_key, "initial depth " + fmt(s.h[k]) + " m" + cell(k) + "; at most " + fmt(kMaxDepth) + " m");
+}
+
+/// Refuses a run whose first time step implies more than numerics.max_steps steps: the step the
+/// initial state allows, 2 CFL dx dy / Z with Z = 2 (dy (|u| + sqrt(g h)) + dx (|v| + sqrt(g h)))
+/// its fastest cell's sum over its edges (docs/method.md), estimates the run's steps as
+/// time.end / dt. A state at rest without water has no such bound and passes.
+void check_step_count(const RunConfig& cfg, Deck& d) {
+  const double max_steps = d.get_double("numerics.max_steps", 1e8, require_in(1, std::numeric_limits<double>::max()));
+  const InitialState& s = cfg.init;
+  const io::Grid& g = cfg.grid;
+  double z_max = 0;
+  for (std::size_t k = 0; k < s.h.size(); ++k) {
+    if (!(s.h[k] >= cfg.params.eps_h)) continue;
+    const double a = std::sqrt(cfg.params.g * s.h[k]);
+    z_max = std::max(z_max, 2 * (g.dy * (std::fabs(s.u[k]) + a) + g.dx * (std::fabs(s.v[k]) + a)));
+  }
+  // No water moves, or wave speeds that overflow: the first step is zero, which the time loop
+  // reports as a blow-up at step 0.
+  if (z_max == 0 || !std::isfinite(z_max)) return;
+  const double dt = 2 * cfg.params.cfl * g.dx * g.dy / z_max;
+  const double steps = cfg.t_end / dt;
+  if (!(steps <= max_steps)) {
+    // Named where the deck would set it, the deck itself when the default applies.
+    const std::string where = d.where("numerics.max_steps");
+    throw InputError((where.empty() || where == "default" ? cfg.deck_path : where) +
+                     ": numerics.max_steps: the first time step, " + fmt(dt) + " s, implies about " + fmt(steps) +
+                     " steps to time.end = " + fmt(cfg.t_end) + " s, more than " + fmt(max_steps) +
+                     " (raise numerics.max_steps, or check the grid, physics.g and the initial depths)");
+  }
+}
+
 /// A path as two absolute forms: its directory entry (the folders resolved, the last name kept,
 /// which a write by rename replaces) and its target (every link resolved, which a write in place
 /// changes).
@@ -514,6 +579,8 @@ RunConfig load_config(Deck& d, const std::string& deck_path) {
   cfg.max_clipped_fraction = d.get_double("numerics.max_clipped_fraction", 1e-3, require_nonnegative());
   cfg.out = read_output(d, deck_path, cfg.grid, cfg.t_end);
   cfg.parallel = read_parallel(d);
+  check_initial_magnitudes(cfg, d);
+  check_step_count(cfg, d);
   d.check_unused();
   check_output_dir(cfg.out.dir, d, "output.dir");
   cfg.resolved_deck = d.resolved_toml();

@@ -22,6 +22,13 @@
 
 namespace shwa::app {
 
+// Physical plausibility (inputs/README.md): values beyond these are typing errors or units
+// mixed up, and would give time steps of 1e-150 s or spacings that overflow, not a flow.
+constexpr double kMaxSpacing = 1e7;    // grid.dx, grid.dy [m]
+constexpr double kMaxGravity = 1000;   // physics.g [m/s^2]
+constexpr double kMaxElevation = 1e5;  // |bottom| below or above the reference level [m]
+constexpr double kMaxDepth = 1e5;      // initial water depth [m]
+
 /// The initial fields of the whole grid, row-major (j * nx + i, j = 0 the southern row).
 struct InitialState {
   std::vector<double> H;  // bottom depth below the reference level, positive down [m]

@@ -37,7 +37,7 @@ void fill(RunConfig& cfg, F&& f) {
 
 void dam_break(Deck& d, RunConfig& cfg) {
   const io::Grid& g = cfg.grid;
-  const double hl = d.get_double("initial.h_left", require_positive());
+  const double hl = d.get_double("initial.h_left", require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double hr = d.get_double("initial.h_right", 0.0, require_in(0, hl, Range::Ends::closed_open));
   const double x_dam = d.get_double("initial.x_dam", g.x0 + 0.5 * g.nx * g.dx,
                                     require_in(g.x0, g.x0 + g.nx * g.dx));
@@ -72,7 +72,7 @@ constexpr Bump kBumps[] = {
 void lake_at_rest(Deck& d, RunConfig& cfg) {
   const io::Grid& g = cfg.grid;
   const double level = d.get_double("initial.level", 0.0);
-  const double depth = d.get_double("initial.depth", 1.0, require_positive());
+  const double depth = d.get_double("initial.depth", 1.0, require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double Lx = g.nx * g.dx, Ly = g.ny * g.dy;
   // Bottom depth below the reference level: `depth` below the still surface, less the bumps.
   auto bottom_depth = [=](double x, double y) {
@@ -98,8 +98,8 @@ void thacker(Deck& d, RunConfig& cfg) {
   const double L = g.nx * g.dx;
   if (std::abs(g.ny * g.dy - L) > 1e-9 * L) throw d.error("grid.ny", "thacker needs a square domain (nx dx = ny dy)");
   const double a = d.get_double("initial.a", 0.4 * L, require_positive());
-  const double h0 = d.get_double("initial.h0", 0.1, require_positive());
-  const double eta = d.get_double("initial.amplitude", 0.1 * a, require_nonnegative());
+  const double h0 = d.get_double("initial.h0", 0.1, require_in(0, kMaxDepth, Range::Ends::open_closed));
+  const double eta = d.get_double("initial.amplitude", 0.1 * a, require_in(0, kMaxDepth));
   std::shared_ptr<exact::ThackerPlanar> t;
   try {
     t = std::make_shared<exact::ThackerPlanar>(L, a, h0, eta, cfg.params.g);
@@ -117,7 +117,7 @@ void thacker(Deck& d, RunConfig& cfg) {
 }
 
 void pollutant_patch(Deck& d, RunConfig& cfg) {
-  const double depth = d.get_double("initial.depth", 1.0, require_positive());
+  const double depth = d.get_double("initial.depth", 1.0, require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double u0 = d.get_double("initial.u", 0.0), v0 = d.get_double("initial.v", 0.0);
   const double c0 = d.get_double("initial.concentration", 0.0, require_nonnegative());
   cfg.exact = [=](double, double, double, double& h, double& u, double& v) { h = depth, u = u0, v = v0; };

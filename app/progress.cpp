@@ -12,6 +12,8 @@ namespace {
 
 std::string duration(double s) {
   if (!std::isfinite(s) || s < 0) return "?";
+  // Beyond this lround would overflow a long; no run is worth a longer forecast.
+  if (s >= 3.6e8) return "> 100000h";
   char buf[32];
   const long t = std::lround(s);
   if (t >= 3600)

@@ -317,6 +317,33 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     CHECK(r.code == 0);
     CHECK(r.out.find(SHWA_HAVE_PNG ? "formats = [\"vtk\", \"png\"]" : "formats = [\"vtk\"]") != std::string::npos);
   }
+  SECTION("a tiny output interval is refused from the count, before any list is built") {
+    std::string d = raster_deck(dir);
+    d.replace(d.find("end = 10.0"), 10, "end = 10.0\noutput_interval = 1e-12");
+    expect_refused(dir, d, "deck.toml:6: time.output_interval: 1e-12 s up to time.end = 10 s makes 10000000000000 "
+                           "output times; at most 100000");
+  }
+  SECTION("absurd magnitudes are refused at input time, as bad input") {
+    std::string dam = kDamBreak;
+    expect_refused(dir, std::string(dam).replace(dam.find("dx = 1.0"), 8, "dx = 1e400"),
+                   "deck.toml:5: grid.dx: 1.7976931348623157e+308 is out of range: must be (0, 10000000]");
+    expect_refused(dir, std::string(dam).replace(dam.find("h_left = 2.0"), 12, "h_left = 1e300"),
+                   "deck.toml:8: initial.h_left: 1e+300 is out of range");
+    expect_refused(dir, raster_deck(dir) + "[physics]\ng = 1e300\n", "deck.toml:9: physics.g: 1e+300 is out of range");
+    write(dir / "bathy.asc", raster(-1e300));
+    expect_refused(dir, raster_deck(dir), "initial.bathymetry: bottom -1e+300 m in cell (0, 0)");
+    write(dir / "bathy.asc", raster(-2.0));
+    write(dir / "depth.asc", raster(1e300));
+    expect_refused(dir, raster_deck(dir, "depth_file = \"depth.asc\""),
+                   "deck.toml:3: initial.depth_file: initial depth 1e+300 m in cell (0, 0)");
+  }
+  SECTION("a run whose first time step implies more than numerics.max_steps steps") {
+    // 2 m deep, 10 m cells, CFL 0.9: dt = 0.9 * 10 / (2 sqrt(9.81 * 2)) = 1.016 s, so 9.8 steps to 10 s.
+    expect_refused(dir, raster_deck(dir) + "[numerics]\nmax_steps = 9\n",
+                   "deck.toml:9: numerics.max_steps: the first time step, 1.01");
+    write(dir / "deck.toml", raster_deck(dir) + "[numerics]\nmax_steps = 10\n");
+    CHECK(shwa(dir, "check " + (dir / "deck.toml")).code == 0);
+  }
   SECTION("a bad command line") {
     const Result r = shwa(dir, "run");
     CHECK(r.code == 2);
@@ -698,8 +725,9 @@ TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing,
 
 TEST_CASE("app: a blow-up stops the run with exit code 3 and names the step", "[app][blowup]") {
   TempDir dir;
-  // g so large that the wave speed overflows: the time step becomes zero.
-  write(dir / "deck.toml", std::string(kDamBreak) + "[physics]\ng = 1e308\n[output]\ndir = \"" + (dir / "out") + "\"\n");
+  // A velocity so large that the sum of wave speeds overflows: the time step becomes zero.
+  write(dir / "bathy.asc", raster(-2.0));
+  write(dir / "deck.toml", raster_deck(dir, "u = 1.7e308") + "formats = [\"vtk\"]\n");
   const Result r = shwa(dir, "run " + (dir / "deck.toml"));
   CHECK(r.code == 3);
   CHECK(r.err.rfind("shwa: error: blow-up found after step 0", 0) == 0);
@@ -710,8 +738,9 @@ TEST_CASE("app: a blow-up the time step does not see is found at the next health
   TempDir dir;
   write(dir / "bathy.asc", raster(-2.0));
   // A velocity so large that the fluxes overflow in the first steps: NaNs appear in a few cells
-  // while the time step stays positive, so only the health checks find them.
-  const std::string deck = raster_deck(dir, "u = 1e150") + "formats = [\"vtk\"]\n";
+  // while the time step stays positive, so only the health checks find them (numerics.max_steps
+  // = 1e308 lets the run of some 1e150 steps start).
+  const std::string deck = raster_deck(dir, "u = 1e150") + "formats = [\"vtk\"]\n[numerics]\nmax_steps = 1e308\n";
   write(dir / "deck.toml", deck);
 
   // Checked after every step, the blow-up is reported right after the step that made it.
