@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
   app.footer("Examples:\n  shwa run inputs/estuary.toml\n  shwa run inputs/dam_break_stoker.toml --set grid.nx=800\n"
              "  shwa check inputs/estuary.toml --set numerics.cfl=0.5\n"
              "Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line, 3 the run blew up,\n"
-             "4 SIGINT or SIGTERM stopped the run after writing a checkpoint (a second signal ends it at once).");
+             "4 SIGINT, SIGTERM or SIGHUP stopped the run after writing a checkpoint (a second signal ends it at once).");
   CLI::App* run = app.add_subcommand("run", "Run the simulation a deck describes");
   CLI::App* check = app.add_subcommand("check", "Validate a deck and print its resolved configuration; run nothing");
   app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision, MPI support and the output formats");

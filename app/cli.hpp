@@ -9,7 +9,7 @@ enum ExitCode : int {
   kInputError = 1,  // a bad deck, raster, series or checkpoint; an output that cannot be written
   kUsageError = 2,  // a bad command line
   kBlowUp = 3,      // the run diverged
-  kInterrupted = 4, // SIGINT or SIGTERM stopped the run after writing a checkpoint (signals.hpp)
+  kInterrupted = 4, // SIGINT, SIGTERM or SIGHUP stopped the run after writing a checkpoint (signals.hpp)
 };
 
 /// The whole program: parses the command line, runs the subcommand inside one Kokkos scope, and

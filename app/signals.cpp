@@ -14,7 +14,7 @@ namespace {
 // and hence async-signal-safe.
 std::atomic<int> g_stop_signal{0};
 std::atomic<int> g_count{0};
-std::atomic<bool> g_caught_int{false}, g_caught_term{false};  // the handler is installed
+std::atomic<bool> g_caught_int{false}, g_caught_term{false}, g_caught_hup{false};  // the handler is installed
 static_assert(std::atomic<int>::is_always_lock_free);
 
 void set_action(int sig, void (*handler)(int)) {
@@ -25,7 +25,7 @@ void set_action(int sig, void (*handler)(int)) {
   sigaction(sig, &a, nullptr);
 }
 
-/// Records the first signal and gives both signals back their default action (sigaction is
+/// Records the first signal and gives the three signals back their default action (sigaction is
 /// async-signal-safe), so that the next one terminates the process. A second signal that another
 /// thread takes before that is done terminates the process itself: raised again with the default
 /// action, it is delivered as this handler returns.
@@ -38,6 +38,7 @@ void on_stop_signal(int sig) {
   g_stop_signal = sig;
   if (g_caught_int) set_action(SIGINT, SIG_DFL);
   if (g_caught_term) set_action(SIGTERM, SIG_DFL);
+  if (g_caught_hup) set_action(SIGHUP, SIG_DFL);
 }
 
 /// Whether `sig` was ignored when the process started (by nohup, or by a shell for a job it runs
@@ -54,8 +55,10 @@ void catch_stop_signals() {
   g_count = 0;
   g_caught_int = !ignored(SIGINT);
   g_caught_term = !ignored(SIGTERM);
+  g_caught_hup = !ignored(SIGHUP);
   if (g_caught_int) set_action(SIGINT, on_stop_signal);
   if (g_caught_term) set_action(SIGTERM, on_stop_signal);
+  if (g_caught_hup) set_action(SIGHUP, on_stop_signal);
 }
 
 void ignore_sigpipe() { set_action(SIGPIPE, SIG_IGN); }
@@ -66,6 +69,7 @@ const char* signal_name(int sig) {
   switch (sig) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
     default: return "a signal";
   }
 }

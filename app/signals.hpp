@@ -1,9 +1,10 @@
 // shwa/app/signals.hpp — how `shwa run` answers signals.
 //
-// SIGINT and SIGTERM (a Ctrl-C, a batch scheduler's warning before its time limit) ask the run to
+// SIGINT, SIGTERM and SIGHUP (a Ctrl-C, a batch scheduler's warning before its time limit, the
+// terminal or ssh session that started the run closing) ask the run to
 // stop: the handler only records the signal, and the time loop, which polls stop_signal(), ends
 // after the step in progress, writes a checkpoint and exits with kInterrupted (cli.hpp). The
-// first signal also puts back the default action of both, so a second one ends the process at
+// first signal also puts back the default action of all three, so a second one ends the process at
 // once. A signal ignored when shwa starts (nohup, a shell's background job) stays ignored.
 // SIGPIPE is ignored: a closed stdout (`shwa run ... | head -1`) makes writes to it fail, which
 // the progress lines notice (progress.hpp), instead of killing the run.
@@ -11,16 +12,16 @@
 
 namespace shwa::app {
 
-/// Installs the handlers of SIGINT and SIGTERM (forgetting any signal recorded before).
+/// Installs the handlers of SIGINT, SIGTERM and SIGHUP (forgetting any signal recorded before).
 void catch_stop_signals();
 
 /// Ignores SIGPIPE for the rest of the process.
 void ignore_sigpipe();
 
-/// The signal that asked the run to stop (SIGINT or SIGTERM), or 0 if none came.
+/// The signal that asked the run to stop (SIGINT, SIGTERM or SIGHUP), or 0 if none came.
 int stop_signal();
 
-/// "SIGINT", "SIGTERM", or "a signal".
+/// "SIGINT", "SIGTERM", "SIGHUP", or "a signal".
 const char* signal_name(int sig);
 
 }  // namespace shwa::app

@@ -17,7 +17,7 @@
 //   - gauge samples reach gauges.csv at outputs, checkpoints, the end, a blow-up, and when the
 //     device buffer is full (kGaugeRows rows): the same rows and values as writing each one as it
 //     is taken, and every row up to a checkpoint is in the file before the checkpoint is.
-// A SIGINT or SIGTERM (signals.hpp) stops the run after a step, with a checkpoint. One process
+// A SIGINT, SIGTERM or SIGHUP (signals.hpp) stops the run after a step, with a checkpoint. One process
 // looks at the signal after every step; several ranks agree on it at the health checks, in the
 // reduction those make anyway, so they stop after the same step with no MPI call of their own.
 // The step's time step dt reaches the host in every step (it ends the step); that is the loop's

@@ -551,7 +551,7 @@ y = 80.0
   }
 }
 
-TEST_CASE("app: SIGTERM stops a run with a checkpoint and says how to resume; a second signal ends it at once",
+TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to resume; a second signal ends it at once",
           "[app][interrupt]") {
   TempDir dir;
   const std::string deck = kLongDamBreak;
@@ -607,6 +607,19 @@ TEST_CASE("app: SIGTERM stops a run with a checkpoint and says how to resume; a 
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(slurp(dir / "ignored/asc/h_0004.asc") == slurp(ref + "/asc/h_0004.asc"));
+
+  // SIGHUP (the terminal or ssh session closing) stops the run as SIGTERM does.
+  const std::string hup_err = dir / "hup.txt";
+  pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + (dir / "hup")}, hup_err);
+  REQUIRE(pid > 0);
+  REQUIRE(wait_until([&] { return fs::exists(dir / "hup/asc/h_0000.asc"); }));
+  kill(pid, SIGHUP);
+  waitpid(pid, &status, 0);
+  INFO(slurp(hup_err));
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 4);
+  CHECK(slurp(hup_err).rfind("shwa: SIGHUP stopped the run after step ", 0) == 0);
+  CHECK(checkpoints_in(dir / "hup").size() == 1);
 
   // Two signals: the second ends the process at once, by its default action.
   pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + (dir / "twice")}, "/dev/null");
