@@ -13,6 +13,7 @@
 
 #include "fields.hpp"
 #include "grid.hpp"
+#include "roe.hpp"
 #include "types.hpp"
 
 #include <cstdint>
@@ -96,8 +97,8 @@ class HealthRecord {
 /// `health` in the same pass, so a run with maxima watches every step's state at no extra pass.
 /// A parallel_for: nothing comes back to the host.
 template <class E>
-void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step, Real eps_h,
-                   Real threshold, const HealthRecord<E>& health) {
+void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step, Real threshold,
+                   const HealthRecord<E>& health) {
   const int ng = g.ng, nx = g.nx;
   const Real time = Real(t);
   const unsigned long long s = static_cast<unsigned long long>(step);
@@ -111,7 +112,8 @@ void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, dou
           health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
                                 static_cast<unsigned long long>(i));
         if (d > hmax(j, i)) hmax(j, i) = d;
-        const Real c = d >= eps_h ? c_mass / d : Real(0);
+        // The concentration of every output (outputs.hpp): films below eps_h carry theirs.
+        const Real c = d >= kMinDepthForC ? c_mass / d : Real(0);
         if (c > cmax(j, i)) cmax(j, i) = c;
         if (arrival(j, i) < Real(0) && c > threshold) arrival(j, i) = time;
       });

@@ -38,7 +38,7 @@ class PngOutput final : public OutputFormat {
     const std::vector<double>& conc = f.global.at("c");
     for (std::size_t k = 0; k < h.size(); ++k) {
       depth[k] = h[k] >= eps_h_ ? h[k] : nan;
-      c[k] = h[k] >= eps_h_ ? conc[k] : nan;
+      c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
     }
     const std::string tag = frame_tag(f.index);
     put("depth_" + tag, f.grid, depth, depth_max_);

@@ -29,7 +29,7 @@ FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>&
     eta[k] = wet ? h[k] - H[k] : nan;
     u[k] = wet ? qx[k] / h[k] : 0.0;
     v[k] = wet ? qy[k] / h[k] : 0.0;
-    c[k] = wet ? hc[k] / h[k] : 0.0;
+    c[k] = concentration(h[k], hc[k]);
   }
   f["h"] = h;
   return f;

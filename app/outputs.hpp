@@ -37,8 +37,14 @@ struct Frame {
   bool root() const { return rank == 0; }
 };
 
+/// The concentration every output gives a cell: c = hc / h wherever the cell holds water (h at
+/// least kMinDepthForC, the rule of the solver's make_cell_prim in core/roe.hpp), so that a film
+/// below eps_h shows the pollutant it carries; 0 in a cell without water.
+inline double concentration(double h, double hc) { return h >= double(kMinDepthForC) ? hc / h : 0.0; }
+
 /// The derived fields of cells from the conserved ones: h; eta = h - H (NaN where dry, so GIS
-/// tools and ParaView show dry land as no data); u = qx / h, v = qy / h, c = hc / h (0 where dry).
+/// tools and ParaView show dry land as no data); u = qx / h, v = qy / h (0 where dry, below
+/// eps_h); c = concentration(h, hc).
 FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
                         const std::vector<double>& hc, const std::vector<double>& H, double eps_h);
 

@@ -287,7 +287,7 @@ void BlockRun<E>::flush_gauges() {
       const std::size_t cell = std::size_t(std::floor((p.y - cfg_.grid.y0) / cfg_.grid.dy)) * cfg_.grid.nx +
                                std::size_t(std::floor((p.x - cfg_.grid.x0) / cfg_.grid.dx));
       const double values[5] = {h, wet ? h - cfg_.init.H[cell] : 0.0, wet ? qx / h : 0.0, wet ? qy / h : 0.0,
-                                wet ? hc / h : 0.0};
+                                concentration(h, hc)};
       // -0.0 is the identity of IEEE addition: the sum is the holder's value exactly, signed
       // zeros included.
       for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = gauge_here_[k] ? values[m] : -0.0;
@@ -308,7 +308,7 @@ void BlockRun<E>::flush_gauges() {
 template <class E>
 void BlockRun<E>::update_monitors() {
   if (cfg_.out.maxima)
-    update_maxima(solver_.state(), block_, maxima_, solver_.time(), solver_.steps(), Real(cfg_.params.eps_h),
+    update_maxima(solver_.state(), block_, maxima_, solver_.time(), solver_.steps(),
                   Real(cfg_.out.arrival_threshold), health_);
   if (solver_.steps() % cfg_.health_interval == 0) check_health();
 }
@@ -494,7 +494,7 @@ RunStats BlockRun<E>::run() {
   stats_.dt_min = opt_.restart ? stats_.dt_min : std::numeric_limits<double>::infinity();
   stats_.dt_max = opt_.restart ? stats_.dt_max : 0.0;
   if (!opt_.restart && out.maxima)
-    update_maxima(solver_.state(), block_, maxima_, 0.0, solver_.steps(), Real(cfg_.params.eps_h),
+    update_maxima(solver_.state(), block_, maxima_, 0.0, solver_.steps(),
                   Real(out.arrival_threshold), health_);
 
   const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -108,4 +109,21 @@ TEST_CASE("formats: this build's table decides what a deck may ask for", "[app][
   }
   const std::vector<std::string> def = formats_of("[output]\ndir = \"out\"\n", table);
   CHECK(def == (SHWA_HAVE_PNG ? std::vector<std::string>{"vtk", "png"} : std::vector<std::string>{"vtk"}));
+}
+
+TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, films below eps_h too",
+          "[app][formats]") {
+  // A wet cell, a film of 1e-5 m (below eps_h = 1e-3) holding c = 0.5, a cell without water.
+  const std::vector<double> h = {2.0, 1e-5, 0.0}, qx = {1.0, 1e-6, 0.0}, qy = {0.0, 0.0, 0.0},
+                            hc = {1.0, 0.5e-5, 0.0}, H = {1.0, 1.0, 1.0};
+  const shwa::app::FieldMap f = shwa::app::derived_fields(h, qx, qy, hc, H, 1e-3);
+  CHECK(f.at("c")[0] == 0.5);
+  CHECK(f.at("c")[1] == Approx(0.5));
+  CHECK(f.at("c")[2] == 0.0);
+  // Velocities and the free surface stay those of wet cells only.
+  CHECK(f.at("u")[0] == 0.5);
+  CHECK(f.at("u")[1] == 0.0);
+  CHECK(std::isnan(f.at("eta")[1]));
+  CHECK(shwa::app::concentration(1e-5, 0.5e-5) == Approx(0.5));
+  CHECK(shwa::app::concentration(0.0, 0.0) == 0.0);
 }

@@ -37,16 +37,16 @@ TEST_CASE("monitors: the health record keeps the first bad step, its time and fi
   Kokkos::deep_copy(w.h, Real(1));
   Maxima<E> m(g);
   HealthRecord<E> health;
-  const Real eps = Real(1e-3), threshold = Real(0.5);
-  for (long step = 0; step <= 3; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, eps, threshold, health);
+  const Real threshold = Real(0.5);
+  for (long step = 0; step <= 3; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
   CHECK_FALSE(health.read().bad());
 
   // After step 4: a NaN in cell (5, 3), a negative depth in (2, 7); after step 6 also cell (0, 0).
   set_cell(w.qx, g, 5, 3, std::numeric_limits<Real>::quiet_NaN());
   set_cell(w.h, g, 2, 7, Real(-0.5));
-  for (long step = 4; step <= 5; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, eps, threshold, health);
+  for (long step = 4; step <= 5; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
   set_cell(w.hc, g, 0, 0, std::numeric_limits<Real>::infinity());
-  for (long step = 6; step <= 9; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, eps, threshold, health);
+  for (long step = 6; step <= 9; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
   app::record_health(w, g, 1.0, 10, health);
   const auto r = health.read();
   REQUIRE(r.bad());
@@ -63,6 +63,21 @@ TEST_CASE("monitors: the health record keeps the first bad step, its time and fi
   CHECK(s.step == 25);
   CHECK(s.time == 2.5);
   CHECK(s.cell == 0);
+}
+
+TEST_CASE("monitors: the maxima give a film below eps_h the concentration it carries", "[app][monitors]") {
+  const Grid g = Grid::single(4, 3, 1.0, 1.0, 0, 0, 1);
+  Conserved<E> w("W", g);
+  Maxima<E> m(g);
+  HealthRecord<E> health;
+  // Cell (1, 1): 1e-5 m of water (below any eps_h) holding c = 0.75; cell (2, 1): no water.
+  set_cell(w.h, g, 1, 1, Real(1e-5));
+  set_cell(w.hc, g, 1, 1, Real(0.75) * Real(1e-5));
+  app::update_maxima(w, g, m, 2.0, 1, Real(0.5), health);
+  CHECK(get_cell(m.cmax, 1, 1) == Approx(0.75).epsilon(1e-6));
+  CHECK(get_cell(m.arrival, 1, 1) == Real(2));
+  CHECK(get_cell(m.cmax, 2, 1) == Real(0));
+  CHECK(get_cell(m.arrival, 2, 1) == Real(-1));
 }
 
 TEST_CASE("monitors: gauge samples stay on the device until taken, in order", "[app][monitors]") {
