@@ -141,7 +141,9 @@ TEST_CASE("a discharge inflow and a stage outflow over a bump reach Bernoulli's 
     const double hdn = s.at(s.h, nx - 1, 0);
     INFO("max |q - q_in| / q_in " << qdev << ", outflow depth - stage depth " << hdn - (eta_s + 1.0)
                                   << ", max depth error " << err[r] << " m");
-    CHECK(qdev < 1e-5);
+    // The steady discharge is uniform to round-off of the depth and momentum balance: 5e-7 in
+    // double, 1.6e-5 in single precision (measured); the tolerance leaves a factor of about 6.
+    CHECK(qdev < (sizeof(Real) == 8 ? 1e-5 : 1e-4));
     CHECK(std::abs(hdn - (eta_s + 1.0)) < 1e-5);
     CHECK(err[r] < 1e-4);
   }
