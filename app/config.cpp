@@ -75,6 +75,16 @@ io::Raster load_matching_raster(Deck& d, const std::string& key, const io::Grid&
   return r;
 }
 
+/// Refuses a series value below zero where the constant form of `key` must be >= 0 (a discharge,
+/// a concentration): names the file, the row's time and value, the key and where it is set.
+void check_nonnegative_series(const io::TimeSeries& ts, const std::string& file, const std::string& what,
+                              const std::string& key, const std::string& where) {
+  for (std::size_t k = 0; k < ts.values().size(); ++k)
+    if (ts.values()[k] < 0)
+      throw InputError(file + ": negative " + what + " " + fmt(ts.values()[k]) + " at t = " + fmt(ts.times()[k]) +
+                       " s; a " + what + " is >= 0 (" + key + ", " + where + ")");
+}
+
 /// Reads "boundary.SIDE[.segments.NAME]" (`p`): a constant `value` or a CSV `series` + `column`.
 Series read_series(Deck& d, const std::string& p, const std::string& what) {
   d.declare(p + ".value");
@@ -87,12 +97,15 @@ Series read_series(Deck& d, const std::string& p, const std::string& what) {
   }
   const std::string file = d.get_path(p + ".series");
   const std::string column = d.get_string(p + ".column", "");
-  try {
-    io::TimeSeries ts = io::read_time_series(file, column);
-    return Series(ts.times(), ts.values());
-  } catch (const InputError& e) {
-    throw InputError(std::string(e.what()) + " (" + p + ".series, " + d.where(p + ".series") + ")");
-  }
+  io::TimeSeries ts = [&] {
+    try {
+      return io::read_time_series(file, column);
+    } catch (const InputError& e) {
+      throw InputError(std::string(e.what()) + " (" + p + ".series, " + d.where(p + ".series") + ")");
+    }
+  }();
+  if (what == "discharge") check_nonnegative_series(ts, file, what, p + ".series", d.where(p + ".series"));
+  return Series(ts.times(), ts.values());
 }
 
 /// The inflow concentration of a discharge boundary: `concentration` (a number) or
@@ -104,13 +117,16 @@ Series read_concentration(Deck& d, const std::string& p) {
     if (!d.has(p + ".series"))
       throw d.error(p + ".concentration_column", "needs " + p + ".series, the file of the column");
     const std::string file = d.get_path(p + ".series");
-    try {
-      io::TimeSeries ts = io::read_time_series(file, d.get_string(p + ".concentration_column"));
-      return Series(ts.times(), ts.values());
-    } catch (const InputError& e) {
-      throw InputError(std::string(e.what()) + " (" + p + ".concentration_column, " +
-                       d.where(p + ".concentration_column") + ")");
-    }
+    const std::string key = p + ".concentration_column", where = d.where(key);
+    io::TimeSeries ts = [&] {
+      try {
+        return io::read_time_series(file, d.get_string(key));
+      } catch (const InputError& e) {
+        throw InputError(std::string(e.what()) + " (" + key + ", " + where + ")");
+      }
+    }();
+    check_nonnegative_series(ts, file, "concentration", key, where);
+    return Series(ts.times(), ts.values());
   }
   return Series(d.get_double(p + ".concentration", 0.0, require_nonnegative()));
 }
