@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <cmath>
@@ -234,6 +235,13 @@ std::vector<io::GaugePoint> read_gauges(Deck& d, const io::Grid& g) {
   for (const std::string& name : d.children("gauges")) {
     io::GaugePoint p;
     p.name = name;
+    // The rule io::GaugeWriter applies when it writes gauges.csv, checked before any file is.
+    const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+    if (!valid)
+      throw d.error("gauges." + name + ".x", "gauge name " + io::quote(name) +
+                                                 ": use letters, digits, '_', '-' and '.' only (it names CSV columns)");
     p.x = d.get_double("gauges." + name + ".x", require_in(g.x0, g.x0 + g.nx * g.dx, Range::Ends::closed_open));
     p.y = d.get_double("gauges." + name + ".y", require_in(g.y0, g.y0 + g.ny * g.dy, Range::Ends::closed_open));
     gauges.push_back(p);
@@ -247,6 +255,9 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const io::Grid& 
   o.dir = d.get_string("output.dir", "out/" + (stem.empty() ? std::string("shwa") : stem));
   o.formats = read_output_formats(d);
   o.fields = d.get_string_list("output.fields", kFields);
+  for (std::size_t k = 0; k < o.fields.size(); ++k)
+    if (std::find(o.fields.begin(), o.fields.begin() + long(k), o.fields[k]) != o.fields.begin() + long(k))
+      throw d.error("output.fields", "field " + io::quote(o.fields[k]) + " is listed twice");
   for (const auto& f : o.fields)
     if (std::find(kFields.begin(), kFields.end(), f) == kFields.end()) {
       const std::string close = io::closest_match(f, kFields);
@@ -599,6 +610,14 @@ RunConfig load_config(Deck& d, const std::string& deck_path) {
   check_step_count(cfg, d);
   d.check_unused();
   check_output_dir(cfg.out.dir, d, "output.dir");
+  // The folders the run fills inside it, where one already exists: a file of that name, or a
+  // folder it cannot write in, is found now rather than after the first frame.
+  std::vector<std::string> folders;
+  for (const char* f : {"vtk", "asc", "png"})
+    if (cfg.out.has_format(f)) folders.push_back(f);
+  if (cfg.out.maxima) folders.push_back("maxima");
+  if (cfg.checkpoint_interval > 0) folders.push_back("checkpoints");
+  for (const std::string& f : folders) check_output_dir(cfg.out.dir + "/" + f, d, "output.dir");
   cfg.resolved_deck = d.resolved_toml();
   cfg.definition.values = d.values();
   for (const auto& kv : cfg.definition.values) cfg.definition.where[kv.first] = d.where(kv.first);

@@ -327,6 +327,22 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                    "inflow.csv: negative concentration -0.25 at t = 10 s; a concentration is >= 0 "
                    "(boundary.west.concentration_column, ");
   }
+  SECTION("a gauge name that cannot name CSV columns, and a field listed twice, are refused before any file") {
+    expect_refused(dir, raster_deck(dir) + "[gauges.\"a b\"]\nx = 5.0\ny = 5.0\n",
+                   "gauge name \"a b\": use letters, digits, '_', '-' and '.' only");
+    expect_refused(dir, raster_deck(dir) + "fields = [\"h\", \"c\", \"h\"]\n",
+                   "deck.toml:8: output.fields: field \"h\" is listed twice");
+  }
+  SECTION("an asc/ in the output directory that is not a folder is refused before anything is written") {
+    fs::create_directory(dir / "out");
+    write(dir / "out/asc", "not a folder");
+    write(dir / "deck.toml", raster_deck(dir) + "formats = [\"asc\"]\n");
+    const Result r = shwa(dir, "run " + (dir / "deck.toml"));
+    INFO(r.err);
+    CHECK(r.code == 1);
+    CHECK(r.err.find("output.dir: \"" + (dir / "out/asc") + "\": ") != std::string::npos);
+    CHECK(std::distance(fs::directory_iterator(dir / "out"), fs::directory_iterator()) == 1);
+  }
   SECTION("a tiny output interval is refused from the count, before any list is built") {
     std::string d = raster_deck(dir);
     d.replace(d.find("end = 10.0"), 10, "end = 10.0\noutput_interval = 1e-12");
