@@ -1,15 +1,20 @@
 // The table of output formats (app/outputs.hpp): which formats this build has, and the refusal of
 // a deck asking for one it lacks. The refusal is tested with a copy of the table in which a format
 // is missing, so that it runs in every build; the real table is checked against the build's
-// SHWA_HAVE_NETCDF and SHWA_HAVE_PNG.
+// SHWA_HAVE_NETCDF and SHWA_HAVE_PNG. Also what the outputs derive (the concentration of films
+// below eps_h) and the progress line's time left.
 #include "outputs.hpp"
+#include "progress.hpp"
 
 #include "io/deck.hpp"
 #include "io/error.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -126,4 +131,21 @@ TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, f
   CHECK(std::isnan(f.at("eta")[1]));
   CHECK(shwa::app::concentration(1e-5, 0.5e-5) == Approx(0.5));
   CHECK(shwa::app::concentration(0.0, 0.0) == 0.0);
+}
+
+TEST_CASE("formats: the progress line never prints an overflowed time left", "[app][formats]") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  // 1e-300 of the way after some milliseconds: the time left is some 1e297 s, beyond a long.
+  shwa::app::Progress p(f, 0.0, 1.0, 0.0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  p.update(1e-300, 1, 1e-300, true);
+  std::rewind(f);
+  char line[512] = {};
+  REQUIRE(std::fgets(line, sizeof line, f));
+  std::fclose(f);
+  const std::string text = line;
+  INFO(text);
+  CHECK(text.find("left > 100000h") != std::string::npos);
+  CHECK(text.find("left -") == std::string::npos);
 }
