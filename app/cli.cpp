@@ -259,6 +259,7 @@ void error_line(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  remember_ignored_signals();  // before MPI's and the GPU's runtimes install their own handlers
 #ifdef SHWA_WITH_MPI
   MpiSession mpi(argc, argv);
 #endif

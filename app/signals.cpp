@@ -15,6 +15,7 @@ namespace {
 std::atomic<int> g_stop_signal{0};
 std::atomic<int> g_count{0};
 std::atomic<bool> g_caught_int{false}, g_caught_term{false}, g_caught_hup{false};  // the handler is installed
+bool g_ignored_int = false, g_ignored_term = false, g_ignored_hup = false;  // at the process' start
 static_assert(std::atomic<int>::is_always_lock_free);
 
 void set_action(int sig, void (*handler)(int)) {
@@ -50,12 +51,18 @@ bool ignored(int sig) {
 
 }  // namespace
 
+void remember_ignored_signals() {
+  g_ignored_int = ignored(SIGINT);
+  g_ignored_term = ignored(SIGTERM);
+  g_ignored_hup = ignored(SIGHUP);
+}
+
 void catch_stop_signals() {
   g_stop_signal = 0;
   g_count = 0;
-  g_caught_int = !ignored(SIGINT);
-  g_caught_term = !ignored(SIGTERM);
-  g_caught_hup = !ignored(SIGHUP);
+  g_caught_int = !g_ignored_int;
+  g_caught_term = !g_ignored_term;
+  g_caught_hup = !g_ignored_hup;
   if (g_caught_int) set_action(SIGINT, on_stop_signal);
   if (g_caught_term) set_action(SIGTERM, on_stop_signal);
   if (g_caught_hup) set_action(SIGHUP, on_stop_signal);

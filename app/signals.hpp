@@ -12,7 +12,12 @@
 
 namespace shwa::app {
 
-/// Installs the handlers of SIGINT, SIGTERM and SIGHUP (forgetting any signal recorded before).
+/// Notes which of SIGINT, SIGTERM and SIGHUP the process was started with ignored. Call first in
+/// main: MPI and GPU runtimes may install handlers of their own while they initialize.
+void remember_ignored_signals();
+
+/// Installs the handlers of SIGINT, SIGTERM and SIGHUP, except for those ignored at the start
+/// (remember_ignored_signals), forgetting any signal recorded before.
 void catch_stop_signals();
 
 /// Ignores SIGPIPE for the rest of the process.

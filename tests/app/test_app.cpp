@@ -636,7 +636,14 @@ TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to 
 
   // SIGHUP (the terminal or ssh session closing) stops the run as SIGTERM does.
   const std::string hup_err = dir / "hup.txt";
-  pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + (dir / "hup")}, hup_err);
+  // (Runs that last hours on any machine, so that the signal finds them in their time loop.)
+  const std::vector<std::string> endless = {"--set", "time.end=1e6", "--set", "time.output_interval=1e5"};
+  auto args = [&](const std::string& out) {
+    std::vector<std::string> a = {"run", dir / "deck.toml", "--set", "output.dir=" + out};
+    a.insert(a.end(), endless.begin(), endless.end());
+    return a;
+  };
+  pid = start_shwa(args(dir / "hup"), hup_err);
   REQUIRE(pid > 0);
   REQUIRE(wait_until([&] { return fs::exists(dir / "hup/asc/h_0000.asc"); }));
   kill(pid, SIGHUP);
@@ -648,7 +655,7 @@ TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to 
   CHECK(checkpoints_in(dir / "hup").size() == 1);
 
   // Two signals: the second ends the process at once, by its default action.
-  pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + (dir / "twice")}, "/dev/null");
+  pid = start_shwa(args(dir / "twice"), "/dev/null");
   REQUIRE(pid > 0);
   REQUIRE(wait_until([&] { return fs::exists(dir / "twice/asc/h_0000.asc"); }));
   kill(pid, SIGTERM);
@@ -663,9 +670,11 @@ TEST_CASE("app: a second run into the output directory of a running one is refus
   TempDir dir;
   write(dir / "deck.toml", kLongDamBreak);
   const std::string out = dir / "out";
-  // Ten times the usual end: still running when the second run starts; killed after it.
-  const pid_t pid =
-      start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + out, "--set", "time.end=160.0"}, "/dev/null");
+  // Runs for hours on any machine (ten outputs), so it still holds the lock when the second run
+  // starts, however fast the device; killed after it.
+  const pid_t pid = start_shwa({"run", dir / "deck.toml", "--set", "output.dir=" + out, "--set", "time.end=1e6",
+                                "--set", "time.output_interval=1e5"},
+                               "/dev/null");
   REQUIRE(pid > 0);
   REQUIRE(wait_until([&] { return fs::exists(out + "/asc/h_0000.asc"); }));
   const std::string deck = slurp(out + "/deck.toml");
