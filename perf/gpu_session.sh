@@ -27,7 +27,7 @@
 #            step adds the source lines to the report
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
 #            first 8 files of $OUT and no more)
-#   SHWA_COMMIT=$(git rev-parse --short HEAD) perf/gpu_session.sh build test bench   (on this side: the commit)
+#   SHWA_COMMIT=<the commit of the tree copied there> perf/gpu_session.sh build test bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}; mkdir -p "$out"
