@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Shows that the test suite can fail: applies deliberate one-line bugs to the sources, one at a
-time, builds the core tests and reports which tests catch each bug.
+time, builds the core tests and reports which tests catch each bug and how long ctest took.
 
 It works on a scratch copy of the committed sources (git archive HEAD), never on the working
 tree: SCRATCH/src holds the copy and SCRATCH/build its build (Release, core tests only: no app,
@@ -13,7 +13,8 @@ list), as is one that no longer compiles.
     tests/mutations.py --list             their names
 
 Options: --scratch DIR (default /tmp/shwa-mutations), --jobs N (default 2), --timeout S (seconds
-a ctest entry may run, default 300: a broken scheme can make a validation run take far longer),
+a ctest entry may run, default 300; a run whose time step collapses fails sooner, at the step limit
+of tests/harness.hpp, so the timeout is a backstop for a test that hangs some other way),
 --label L (the ctest label to run, default core). Exit status 1 if a mutation compiled and no test
 caught it.
 """
@@ -24,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import time
 import io
 
 # name, file, the exact line (stripped) to replace, its replacement, what the bug is
@@ -127,17 +129,20 @@ def main():
             sys.exit("configure failed:\n" + r.stdout[-3000:])
 
     def build_and_test():
+        """The failed tests (None if the build failed), ctest's output, the seconds ctest took."""
         r = run(["cmake", "--build", build, "-j", str(a.jobs), "--target", "test_core"])
         if r.returncode:
-            return None, r.stdout
+            return None, r.stdout, 0.0
+        t0 = time.monotonic()
         r = run(["ctest", "--test-dir", build, "-L", a.label, "-j", str(a.jobs), "--timeout",
                  str(a.timeout)])
-        return failed_tests(r.stdout), r.stdout
+        return failed_tests(r.stdout), r.stdout, time.monotonic() - t0
 
     print("unmutated sources (HEAD) ...", flush=True)
-    failed, out = build_and_test()
+    failed, out, secs = build_and_test()
     if failed is None or failed:
         sys.exit("the unmutated suite must build and pass first:\n" + out[-3000:])
+    print(f"  passed, ctest {secs:.0f} s", flush=True)
 
     rows, uncaught = [], []
     for name, path, old, new, what in chosen:
@@ -146,28 +151,29 @@ def main():
         lines = text.split("\n")
         hits = [i for i, l in enumerate(lines) if l.strip() == old]
         if len(hits) != 1:
-            rows.append((name, what, f"line not found exactly once in {path} ({len(hits)})"))
+            rows.append((name, what, f"line not found exactly once in {path} ({len(hits)})", ""))
             continue
         i = hits[0]
         lines[i] = lines[i][: len(lines[i]) - len(lines[i].lstrip())] + new
         open(f, "w").write("\n".join(lines))
         print(f"{name}: {path}:{i + 1} ...", flush=True)
         try:
-            failed, out = build_and_test()
+            failed, out, secs = build_and_test()
         finally:
             open(f, "w").write(text)
         if failed is None:
-            rows.append((name, what, "does not compile"))
+            rows.append((name, what, "does not compile", ""))
         elif not failed:
-            rows.append((name, what, "NOT CAUGHT"))
+            rows.append((name, what, "NOT CAUGHT", f"{secs:.0f}"))
             uncaught.append(name)
         else:
-            rows.append((name, what, ", ".join(failed)))
+            rows.append((name, what, ", ".join(failed), f"{secs:.0f}"))
+        print(f"  {rows[-1][2]} ({rows[-1][3] or '-'} s)", flush=True)
     print()
-    print("| mutation | bug | caught by |")
-    print("| --- | --- | --- |")
-    for name, what, by in rows:
-        print(f"| {name} | {what} | {by} |")
+    print("| mutation | bug | caught by | ctest s |")
+    print("| --- | --- | --- | --- |")
+    for name, what, by, secs in rows:
+        print(f"| {name} | {what} | {by} | {secs} |")
     return 1 if uncaught else 0
 
 

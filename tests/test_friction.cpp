@@ -117,8 +117,10 @@ TEST_CASE("a uniform flow down a slope reaches Manning's normal flow", "[frictio
   Solver<DefaultExec> solver(c.grid, p, c.bc);
   initialize(solver, ex, c.init);
   double q = 0, dt_late = 0;  // dt_late: the largest dt of the last 2 tau
+  StepLimit limit(T);
   while (solver.time() < T) {  // whole CFL steps (none clipped)
     const double dt = solver.step(1e300, ex);
+    limit.check(solver, dt);
     const double qs = q + dt * G;
     q = qs / (1 + dt * k * std::abs(qs));
     if (solver.time() > T - 2 * tau) dt_late = std::max(dt_late, dt);

@@ -55,8 +55,9 @@ TEST_CASE("a concentration pattern through wetting and drying creates no new ext
   double film = 0;             // largest excursion either way, films
   long rewetted = 0;           // cells wet after having been dry (below eps_h)
   std::vector<char> was_dry(size_t(n) * n, 0);
+  StepLimit limit(T);
   while (solver.time() < T) {
-    solver.step(T, exch);
+    limit.check(solver, solver.step(T, exch));
     const HostState s = read_back(solver);
     for (size_t k = 0; k < s.h.size(); ++k) {
       if (s.h[k] < eps_h) {
