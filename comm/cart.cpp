@@ -50,23 +50,44 @@ Dims choose_dims(int nranks, const Grid& g, Decomposition d) {
     fail(std::to_string(d.py) + " blocks along y cannot divide " + std::to_string(nranks) +
          " ranks");
 
-  int dims[2] = {d.py, d.px};  // MPI order: the slowest coordinate (y) first
-  SHWA_MPI_CHECK(MPI_Dims_create(nranks, 2, dims));
-  Dims out{dims[1], dims[0]};
-  // MPI_Dims_create returns dims[0] >= dims[1]; give the larger count to the longer side.
-  if (d.px == 0 && d.py == 0 && (g.nx > g.ny) != (out.px > out.py)) std::swap(out.px, out.py);
-
-  // The thinnest blocks (split_evenly makes the last ones the smallest) must hold k cells: a
-  // neighbour's halo is cut from one block only.
-  const int wx = g.nx / out.px, wy = g.ny / out.py;
-  const auto thin = [&](int w, const char* axis) {
-    fail("blocks of the " + by(g.nx, g.ny) + " grid split " + by(out.px, out.py) + " are " +
-         std::to_string(w) + " cell(s) thin along " + axis +
-         ", fewer than the halo width k = " + std::to_string(g.ng));
+  // Every factorisation px x py = nranks that the request allows, keeping those whose blocks are
+  // valid: the thinnest block (split_evenly makes the last ones the smallest) must hold k cells
+  // along each split axis, since a neighbour's halo is cut from one block only. Of those, the one
+  // with the least surface between blocks (the cells a halo exchange sends, per layer) wins; a tie
+  // goes to more blocks along y (whole rows: contiguous bands, the paper's strips).
+  const auto thin_axis = [&](Dims c, int& w) -> const char* {
+    if (c.px > 1 && g.nx / c.px < g.ng) return w = g.nx / c.px, "x";
+    if (c.py > 1 && g.ny / c.py < g.ng) return w = g.ny / c.py, "y";
+    return nullptr;
   };
-  if (out.px > 1 && wx < g.ng) thin(wx, "x");
-  if (out.py > 1 && wy < g.ng) thin(wy, "y");
-  return out;
+  const auto surface = [&](Dims c) {
+    return std::int64_t(c.px - 1) * g.ny + std::int64_t(c.py - 1) * g.nx;
+  };
+  Dims best{0, 0};
+  Dims first_tried{0, 0};
+  for (int px = 1; px <= nranks; ++px) {
+    if (nranks % px != 0) continue;
+    const Dims c{px, nranks / px};
+    if ((d.px > 0 && c.px != d.px) || (d.py > 0 && c.py != d.py)) continue;
+    if (first_tried.px == 0) first_tried = c;
+    int w = 0;
+    if (thin_axis(c, w)) continue;
+    if (best.px == 0 || surface(c) < surface(best) || (surface(c) == surface(best) && c.py > best.py))
+      best = c;
+  }
+  if (best.px != 0) return best;
+  // No valid choice: a request that fixes the blocks names them; automatic names the grid.
+  if (d.px > 0 || d.py > 0) {
+    int w = 0;
+    const char* axis = thin_axis(first_tried, w);
+    fail("blocks of the " + by(g.nx, g.ny) + " grid split " + by(first_tried.px, first_tried.py) +
+         " are " + std::to_string(w) + " cell(s) thin along " + axis +
+         ", fewer than the halo width k = " + std::to_string(g.ng));
+  }
+  fail("no split of the " + by(g.nx, g.ny) + " grid into " + std::to_string(nranks) +
+       " blocks gives every block at least the halo width k = " + std::to_string(g.ng) +
+       " cell(s) along each split axis; run fewer ranks or a smaller halo width");
+  return best;
 }
 
 CartDecomposition::CartDecomposition(MPI_Comm parent, const Grid& global, Decomposition d)

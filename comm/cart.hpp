@@ -24,11 +24,12 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// How to split the grid over P ranks: blocks along x and y, 0 where MPI_Dims_create chooses.
+/// How to split the grid over P ranks: blocks along x and y, 0 where choose_dims chooses.
 struct Decomposition {
   int px = 0, py = 0;
 
-  /// Balanced factors of P (MPI_Dims_create), the larger along the longer side of the grid.
+  /// The factors px x py = P whose blocks are valid for the grid and whose blocks share the least
+  /// surface (choose_dims).
   static Decomposition automatic() { return {0, 0}; }
   /// 1 x P strips of whole rows (the paper's decomposition).
   static Decomposition strips() { return {1, 0}; }
@@ -43,7 +44,12 @@ struct Span {
 Span split_evenly(int n, int p, int c);
 
 /// Blocks along x and y for P ranks, or a ConfigError. No communication: P, the global grid (its
-/// ng is the halo width k) and d decide alone, so every rank reaches the same verdict.
+/// ng is the halo width k) and d decide alone, so every rank reaches the same verdict. Of the
+/// factorisations px x py = P that d allows (a nonzero px or py is fixed), those whose thinnest
+/// block holds at least k cells along each split axis are valid; the valid one with the least
+/// surface between blocks, (px - 1) ny + (py - 1) nx, is chosen, a tie going to more blocks
+/// along y. Without a valid one: a ConfigError naming the grid (and the blocks, when d fixed
+/// them).
 struct Dims {
   int px = 1, py = 1;
 };

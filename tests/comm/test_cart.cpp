@@ -61,6 +61,57 @@ TEST_CASE("choose_dims: automatic, strips, forced", "[cart]") {
   CHECK(dims(8, 80, 60, Decomposition{2, 0}) == P{2, 4});
   // A single block along an axis needs no halo there, however thin.
   CHECK(dims(2, 2, 40, Decomposition::strips()) == P{1, 2});
+  // A square grid: the tie between 2 x 1 and 1 x 2 goes to strips of whole rows.
+  CHECK(dims(2, 64, 64, Decomposition::automatic()) == P{1, 2});
+}
+
+TEST_CASE("choose_dims: automatic takes a valid split of thin grids", "[cart]") {
+  auto dims = [](int np, int nx, int ny, int k) {
+    const Dims r = choose_dims(np, global(nx, ny, k), Decomposition::automatic());
+    return std::make_pair(r.px, r.py);
+  };
+  using P = std::pair<int, int>;
+  // 2 x 2 would leave blocks 0 cells tall: 4 x 1 is the split that works.
+  CHECK(dims(4, 4, 1, 1) == P{4, 1});
+  CHECK(dims(4, 1, 4, 1) == P{1, 4});
+  CHECK(dims(4, 400, 1, 1) == P{4, 1});
+  CHECK(dims(4, 1000, 10, 1) == P{4, 1});  // valid 2 x 2, but 4 x 1 cuts fewer cells
+  CHECK(dims(4, 2, 40, 1) == P{1, 4});
+  CHECK(dims(6, 12, 2, 2) == P{6, 1});    // 3 x 2 and 2 x 3 have blocks 1 cell tall
+  CHECK(dims(8, 16, 3, 2) == P{8, 1});
+  CHECK(error_of(8, global(4, 1, 1), Decomposition::automatic()) ==
+        "no split of the 4 x 1 grid into 8 blocks gives every block at least the halo width k = 1 "
+        "cell(s) along each split axis; run fewer ranks or a smaller halo width");
+  CHECK(error_of(4, global(7, 1, 2), Decomposition::automatic()) ==
+        "no split of the 7 x 1 grid into 4 blocks gives every block at least the halo width k = 2 "
+        "cell(s) along each split axis; run fewer ranks or a smaller halo width");
+}
+
+TEST_CASE("choose_dims: automatic is valid and cuts least among all splits", "[cart]") {
+  // Against every factorisation, by brute force over small grids, rank counts and halo widths.
+  for (int np = 1; np <= 12; ++np)
+    for (int nx : {1, 2, 3, 5, 8, 13, 40})
+      for (int ny : {1, 2, 4, 7, 30})
+        for (int k : {1, 2, 3}) {
+          INFO(np << " ranks, " << nx << " x " << ny << ", k = " << k);
+          const Grid g = global(nx, ny, k);
+          auto valid = [&](int px, int py) {
+            return (px == 1 || nx / px >= k) && (py == 1 || ny / py >= k);
+          };
+          auto surface = [&](int px, int py) { return (px - 1) * ny + (py - 1) * nx; };
+          int least = -1;
+          for (int px = 1; px <= np; ++px)
+            if (np % px == 0 && valid(px, np / px) && (least < 0 || surface(px, np / px) < least))
+              least = surface(px, np / px);
+          if (least < 0) {
+            CHECK_THAT(error_of(np, g, Decomposition::automatic()), Contains("no split of the"));
+            continue;
+          }
+          const Dims d = choose_dims(np, g, Decomposition::automatic());
+          CHECK(d.px * d.py == np);
+          CHECK(valid(d.px, d.py));
+          CHECK(surface(d.px, d.py) == least);
+        }
 }
 
 TEST_CASE("choose_dims: bad configurations give one clear message", "[cart]") {
