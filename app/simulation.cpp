@@ -309,7 +309,7 @@ template <class E>
 void BlockRun<E>::update_monitors() {
   if (cfg_.out.maxima)
     update_maxima(solver_.state(), block_, maxima_, solver_.time(), solver_.steps(),
-                  Real(cfg_.out.arrival_threshold), health_);
+                  Real(cfg_.out.arrival_threshold), health_, solver_.quiet_map());
   if (solver_.steps() % cfg_.health_interval == 0) check_health();
 }
 
@@ -541,16 +541,23 @@ RunStats BlockRun<E>::run() {
   Progress progress(devnull ? devnull : opt_.progress, t0, cfg_.t_end, out.progress_interval);
   const long steps0 = solver_.steps();
   double in_outputs = 0;  // seconds of the loop spent writing outputs and checkpoints
-  // Runs f (outputs, a checkpoint) in a profiling region, its time counted apart from the steps':
-  // the steps queued before it finish first.
+  // ... and the halo and reduction seconds within them (a checkpoint's health check reduces).
+  double halo_in_outputs = 0, reduce_in_outputs = 0;
+  // Runs f (outputs, a checkpoint) in a profiling region, its time counted apart from the steps'
+  // and so are the halo and reduction times in it: the split of the loop's time into compute,
+  // halo and allreduce covers the same intervals as the loop's time. The steps queued before f
+  // finish first.
   auto timed = [&](const char* region, auto&& f) {
     Kokkos::fence();
+    const double halo0 = coll_.halo_seconds(), reduce0 = coll_.reduce_seconds();
     const auto t_io = Clock::now();
     {
       const Region r(region);
       f();
     }
     in_outputs += seconds_since(t_io);
+    halo_in_outputs += coll_.halo_seconds() - halo0;
+    reduce_in_outputs += coll_.reduce_seconds() - reduce0;
   };
   coll_.reset_comm_times();
   Kokkos::fence();
@@ -617,7 +624,7 @@ RunStats BlockRun<E>::run() {
                       io::format_double(solver_.time()) + " s); its checkpoint is " + last_checkpoint_);
   }
 
-  const double halo = coll_.halo_seconds(), reduce = coll_.reduce_seconds();
+  const double halo = coll_.halo_seconds() - halo_in_outputs, reduce = coll_.reduce_seconds() - reduce_in_outputs;
   if (out.maxima) {
     const Frame m = maxima_frame();
     coll_.collectively([&] {
@@ -651,10 +658,16 @@ RunStats BlockRun<E>::run() {
   stats_.halo_width = block_.ng;
   stats_.overlap = cfg_.parallel.overlap;
   stats_.transport = transport_;
-  stats_.compute_s = coll_.max_all(loop - halo - reduce);
-  stats_.halo_s = coll_.max_all(halo);
-  stats_.allreduce_s = coll_.max_all(reduce);
+  // The time loop of the slowest rank and its split: every part of it is a sum of intervals
+  // inside that rank's loop, less its outputs, so compute = loop - halo - allreduce is not
+  // negative and the three add up to the loop (parts from different ranks would not).
   stats_.wall_loop = coll_.max_all(loop);
+  std::vector<double> split = {0.0, 0.0, 0.0};  // halo, allreduce, ranks: of the slowest ranks
+  if (loop == stats_.wall_loop) split = {halo, reduce, 1.0};
+  coll_.sum_all(split);
+  stats_.halo_s = split[0] / split[2];
+  stats_.allreduce_s = split[1] / split[2];
+  stats_.compute_s = stats_.wall_loop - stats_.halo_s - stats_.allreduce_s;
   stats_.wall_total = coll_.max_all(stats_.wall_total);
   coll_.collectively([&] {
     if (coll_.root()) write_summary(out.dir + "/summary.json", stats_);

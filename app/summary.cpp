@@ -29,7 +29,7 @@ void write_summary(const std::string& path, const RunStats& s) {
   j.key("transport").value(s.transport);
   j.key("time_loop_split_s").begin_object();
   j.key("compute").value(s.compute_s).key("halo").value(s.halo_s).key("allreduce").value(s.allreduce_s);
-  j.key("note").value("per rank, the maximum over ranks; compute = time loop - halo - allreduce");
+  j.key("note").value("the slowest rank's time loop split: compute = time loop - halo - allreduce");
   j.end_object();
   j.end_object();
   j.key("volume").begin_object();
