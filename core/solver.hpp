@@ -78,6 +78,8 @@ class Solver {
   const Boundaries& boundaries() const { return bc_.boundaries(); }
   /// W^n. Its owned cells are the state; its ghosts are refreshed by the step.
   const Conserved<E>& state() const { return cur_; }
+  /// Which squares of the state's cells are quiet: dry, and the same bits as the state before.
+  const QuietMap<E>& quiet_map() const { return quiet_; }
   /// Bottom depth below the reference level (positive down), with ghost layers.
   const Field<E>& bathymetry() const { return H_; }
   double time() const { return time_; }
