@@ -68,15 +68,6 @@ std::map<std::string, std::string> with_prefix(const std::map<std::string, std::
 
 }  // namespace
 
-int remove_checkpoints(const std::string& out_dir) {
-  int removed = 0;
-  for (const fs::path& f : list(out_dir)) {
-    std::error_code ec;
-    if (fs::remove(f, ec)) ++removed;
-  }
-  return removed;
-}
-
 std::map<std::string, std::string> definition_metadata(const RunDefinition& d) {
   std::map<std::string, std::string> m;
   for (const auto& [key, value] : d.values) m[kDeckPrefix + key] = value;

@@ -26,11 +26,6 @@ std::string save_checkpoint(const std::string& out_dir, const io::Checkpoint& c)
 /// The path of the checkpoint with the highest step; throws io::InputError if there is none.
 std::string latest_checkpoint(const std::string& out_dir);
 
-/// Removes the checkpoints in `out_dir`: those an earlier run left there when a run starts over
-/// (without --restart), which would otherwise be taken for this run's newest and prune its own.
-/// Returns how many it removed.
-int remove_checkpoints(const std::string& out_dir);
-
 /// The metadata entries that record what defines the run of `d`: "deck.KEY" for each deck key,
 /// "input.KEY" for each input file (its CRC-32 and size; reads every file, throws io::InputError
 /// if one cannot be read).

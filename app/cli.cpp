@@ -3,7 +3,9 @@
 
 #include "compat.hpp"
 
+#include "checkpointing.hpp"
 #include "config.hpp"
+#include "output_files.hpp"
 #include "outputs.hpp"
 #include "signals.hpp"
 #include "simulation.hpp"
@@ -81,6 +83,7 @@ struct Arguments {
   std::string deck;
   std::vector<std::string> sets;
   bool restart = false;
+  bool overwrite = false;
   int threads = -1;
   int device = -1;
 };
@@ -136,6 +139,10 @@ void print_check(const RunConfig& cfg, const std::string& parallel) {
               cfg.bc.segments.size());
   std::fputs(parallel.c_str(), stdout);
   std::printf("# outputs would go to %s\n", cfg.out.dir.c_str());
+  // What `shwa run` would find there (output_files.hpp).
+  if (const auto conflict = output_dir_conflict(cfg.out.dir, definition_metadata(cfg.definition)))
+    std::printf("# note: %s %s: shwa run refuses it unless %s\n",
+                cfg.out.dir.c_str(), conflict->c_str(), kOverwriteOption);
 }
 
 void print_info() {
@@ -181,11 +188,13 @@ std::string shell_word(const std::string& s) {
   return out + "'";
 }
 
-/// The command line that continues an interrupted run: this one with --restart.
+/// The command line that continues an interrupted run: this one with --restart (and without
+/// --overwrite, which a restart excludes: it would remove the run's own files).
 std::string resume_command(int argc, char** argv) {
   std::string cmd;
   bool restart = false;
   for (int k = 0; k < argc; ++k) {
+    if (k > 0 && std::string(argv[k]) == kOverwriteOption) continue;
     cmd += (k > 0 ? " " : "") + shell_word(argv[k]);
     restart = restart || std::string(argv[k]) == "--restart";
   }
@@ -199,7 +208,7 @@ std::string resume_command(int argc, char** argv) {
 /// rank throws the same io::InputError. Nothing to compare without MPI.
 void check_ranks_agree(const RunConfig& cfg, const Arguments& a) {
 #ifdef SHWA_WITH_MPI
-  std::string record = a.restart ? "--restart\n" : "\n";
+  std::string record = std::string(a.restart ? "--restart\n" : "\n") + (a.overwrite ? "--overwrite\n" : "\n");
   for (const auto& [key, value] : cfg.definition.values) record += key + " = " + value + "\n";
   const std::uint32_t mine = io::crc32(record.data(), record.size());
   std::vector<std::uint32_t> digests(static_cast<std::size_t>(world_size()));
@@ -234,6 +243,7 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
     }
     RunOptions opt;
     opt.restart = a.restart;
+    opt.overwrite = a.overwrite;
     catch_stop_signals();
     const RunStats s = run_simulation(cfg, opt);
     if (world_rank() == 0)
@@ -287,7 +297,12 @@ int main(int argc, char** argv) {
         ->type_name("SECTION.KEY=VALUE")
         ->allow_extra_args(false);
   }
-  run->add_flag("--restart", a.restart, "Resume from the latest checkpoint in the output directory");
+  CLI::Option* restart =
+      run->add_flag("--restart", a.restart, "Resume from the latest checkpoint in the output directory");
+  run->add_flag(kOverwriteOption, a.overwrite,
+                "Start over in an output directory that holds another run's files: remove shwa's files there "
+                "first (other files stay)")
+      ->excludes(restart);
 
   ignore_sigpipe();
   try {

@@ -550,7 +550,7 @@ bool within(const fs::path& p, const fs::path& folder) {
 /// files shwa writes there and the folders it fills (outputs.hpp, checkpointing.hpp, the lock).
 void check_outputs_spare_inputs(const RunConfig& cfg, const Deck& d) {
   static const char* const kFiles[] = {"deck.toml", "summary.json", "shwa.pvd", "shwa.nc", "shwa.nc.resume.tmp",
-                                       "gauges.csv", "shwa.lock"};
+                                       "gauges.csv", "shwa.lock", "shwa.run"};
   static const char* const kFolders[] = {"vtk", "asc", "png", "maxima", "checkpoints"};
   std::vector<std::pair<std::string, std::string>> inputs;  // (what, path)
   if (!cfg.deck_path.empty()) inputs.emplace_back("the deck", cfg.deck_path);

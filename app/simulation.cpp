@@ -28,6 +28,7 @@
 
 #include "checkpointing.hpp"
 #include "monitors.hpp"
+#include "output_files.hpp"
 #include "output_lock.hpp"
 #include "outputs.hpp"
 #include "progress.hpp"
@@ -131,6 +132,7 @@ class BlockRun {
  private:
   void set_up();
   void restore(const std::string& path);
+  void check_start_over() const;
   void set_up_gauges();
   void record_gauges();
   void flush_gauges();
@@ -195,6 +197,17 @@ void BlockRun<E>::set_up() {
   stats_.volume_initial = ex_.sum_all(diag_.volume(w));
   stats_.mass_initial = ex_.sum_all(diag_.pollutant_mass(w));
   H_global_ = gather(solver_.bathymetry(), block_);
+}
+
+/// Refuses a run that starts over in an output directory holding another run's files, or shwa's
+/// files without a record of their run, unless the command line allows it (--overwrite).
+template <class E>
+void BlockRun<E>::check_start_over() const {
+  if (opt_.overwrite) return;
+  if (const auto conflict = output_dir_conflict(cfg_.out.dir, definition_))
+    throw io::OutputError(cfg_.out.dir + ": the output directory " + *conflict +
+                          "; choose another output.dir, or run with " + kOverwriteOption +
+                          " to remove shwa's files there first (other files stay)");
 }
 
 /// Puts the state of a checkpoint into the solver and the maxima; validated against this run.
@@ -499,14 +512,21 @@ RunStats BlockRun<E>::run() {
 
   const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
   // The first file written: the output directory's lock; with it held, what killed runs left
-  // half-written goes, and so do an earlier run's checkpoints when this run starts over; then the
-  // resolved deck.
+  // half-written goes, and when this run starts over, the files of the earlier run there (of
+  // the same run, or any with --overwrite; output_files.hpp), so that none is left beside this
+  // run's; then the record of this run and the resolved deck. The directory is checked once
+  // before the lock too, so that a refused run creates no lock file.
   coll_.collectively([&] {
     if (coll_.root()) {
+      if (!opt_.restart) check_start_over();
       std::filesystem::create_directories(out.dir);
       lock_ = OutputLock(out.dir);
       remove_stale_temporaries(out.dir);
-      if (!opt_.restart) remove_checkpoints(out.dir);
+      if (!opt_.restart) {
+        check_start_over();
+        remove_shwa_outputs(out.dir);
+      }
+      write_run_record(out.dir, definition_);
       io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
     }
   });

@@ -98,6 +98,7 @@ class SingleRank final : public Collective {
 
 struct RunOptions {
   bool restart = false;          // resume from the latest checkpoint in the output directory
+  bool overwrite = false;        // start over in an output directory of another run (output_files.hpp)
   std::FILE* progress = stdout;  // where progress lines go
 };
 

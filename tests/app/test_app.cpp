@@ -4,7 +4,8 @@
 // is a restart with another deck value or input file; SIGTERM stops a run with a checkpoint from
 // which the command it prints resumes it, bit-identical; a
 // blow-up exits with its own code, naming where it began; gauges sampled every step are written
-// whole. The optional output formats (NetCDF, PNG) are used where this build has them
+// whole; a run that starts over in an output directory of another run is refused unless
+// --overwrite, which removes shwa's files only. The optional output formats (NetCDF, PNG) are used where this build has them
 // (SHWA_HAVE_NETCDF, SHWA_HAVE_PNG); where it lacks one, a deck asking for it is refused.
 #include <Kokkos_Macros.hpp>
 #include <catch2/catch.hpp>
@@ -733,10 +734,11 @@ TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing,
   write(dir / "deck.toml", deck);
   const std::string run = "run " + (dir / "deck.toml");
   // A checkpoint an earlier run left, of a higher step than this run's: a run that starts over
-  // removes it, so that a restart takes this run's newest.
+  // (here with --overwrite: the earlier run left no record) removes it, so that a restart takes
+  // this run's newest.
   fs::create_directories(dir / "out/checkpoints");
   write(dir / "out/checkpoints/checkpoint_0000009999.shck", "an earlier run's");
-  Result r = shwa(dir, run + " --set time.checkpoint_interval=4.0 --set time.end=8.0");
+  Result r = shwa(dir, run + " --set time.checkpoint_interval=4.0 --set time.end=8.0 --overwrite");
   INFO(r.err);
   REQUIRE(r.code == 0);
   const std::string written = slurp(dir / "out/deck.toml"), summary = slurp(dir / "out/summary.json");
@@ -926,4 +928,116 @@ TEST_CASE("app: numerics.skip_dry changes no output, and the run says how much l
   CHECK(files[0] == files[1]);
   CHECK(std::stod(json_number(summary[0], "dry_land_skipped")) > 0.1);
   CHECK(std::stod(json_number(summary[1], "dry_land_skipped")) == 0);
+}
+
+// Every regular file under `root`, relative to it, with its contents.
+std::map<std::string, std::string> files_under(const std::string& root) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file()) files[fs::relative(e.path(), root).string()] = slurp(e.path().string());
+  return files;
+}
+
+TEST_CASE("app: a run that starts over in an output directory of another run is refused unless --overwrite; "
+          "a rerun of the same run replaces its files", "[app][rerun]") {
+  TempDir dir;
+  write(dir / "bathy.asc", raster(-2.0));
+  write(dir / "deck.toml", raster_deck(dir, "[boundary.west]\ntype = \"stage\"\nvalue = 0.1\n") +
+                               "formats = [\"asc\", \"vtk\"]\n");
+  const std::string run = "run " + (dir / "deck.toml") + " --set time.output_interval=2.0";
+  const std::string out = dir / "out";
+  Result r = shwa(dir, run);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  REQUIRE(fs::exists(out + "/vtk/shwa_0005.vti"));
+  REQUIRE(fs::exists(out + "/asc/h_0005.asc"));
+  REQUIRE(fs::exists(out + "/shwa.run"));
+  // Files of someone else, beside and among shwa's.
+  const std::vector<std::string> foreign = {"notes.txt", "vtk/mine.vti", "asc/h_0001.asc.bak", "asc/readme",
+                                            "shwa_0001.vti", "extra/h_0001.asc"};
+  for (const std::string& f : foreign) {
+    fs::create_directories(fs::path(out + "/" + f).parent_path());
+    write(out + "/" + f, "mine");
+  }
+  auto foreign_kept = [&] {
+    for (const std::string& f : foreign) {
+      INFO(f);
+      CHECK(slurp(out + "/" + f) == "mine");
+    }
+  };
+
+  // The same run to an earlier end (time.end may change, as on a restart): its files replace the
+  // earlier ones, and no later frame of the earlier run stays.
+  r = shwa(dir, run + " --set time.end=4.0");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(fs::exists(out + "/vtk/shwa_0002.vti"));
+  for (const char* f : {"vtk/shwa_0003.vti", "vtk/shwa_0005.vti", "asc/h_0003.asc", "asc/c_0005.asc"}) {
+    INFO(f);
+    CHECK_FALSE(fs::exists(out + "/" + f));
+  }
+  CHECK(slurp(out + "/shwa.pvd").find("shwa_0003") == std::string::npos);
+  CHECK(json_number(slurp(out + "/summary.json"), "end_time") == "4");
+  foreign_kept();
+
+  // Another run (another deck value, another input file): refused with one line naming the
+  // directory, the difference and the option; the directory is left as it was.
+  const std::map<std::string, std::string> before = files_under(out);
+  auto refused = [&](const std::string& args, const std::string& expect) {
+    const Result bad = shwa(dir, args);
+    INFO(args << ": " << bad.err);
+    CHECK(bad.code == 1);
+    CHECK(bad.err.rfind("shwa: error: " + out + ": the output directory ", 0) == 0);
+    CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+    CHECK(bad.err.find(expect) != std::string::npos);
+    CHECK(bad.err.find("choose another output.dir, or run with --overwrite to remove shwa's files there first") !=
+          std::string::npos);
+    CHECK(files_under(out) == before);
+  };
+  refused(run + " --set physics.manning=0.03",
+          "holds the outputs of another run (physics.manning: \"0.03\" here, \"0\" in that run)");
+  write(dir / "bathy.asc", raster(-2.5));
+  refused(run, "holds the outputs of another run (the file of initial.bathymetry differs (crc32 ");
+  // shwa check says what shwa run would find, and writes nothing.
+  const Result check = shwa(dir, "check " + (dir / "deck.toml"));
+  CHECK(check.code == 0);
+  CHECK(check.out.find("# note: " + out + " holds the outputs of another run (the file of initial.bathymetry") !=
+        std::string::npos);
+  CHECK(files_under(out) == before);
+
+  // --overwrite removes shwa's files, and only them, before the run.
+  r = shwa(dir, run + " --set time.end=2.0 --overwrite");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  foreign_kept();
+  std::vector<std::string> left;
+  for (const auto& [f, text] : files_under(out))
+    if (std::find(foreign.begin(), foreign.end(), f) == foreign.end()) left.push_back(f);
+  std::vector<std::string> expect = {"asc/c_0000.asc", "asc/c_0001.asc", "asc/eta_0000.asc", "asc/eta_0001.asc",
+                                     "asc/h_0000.asc", "asc/h_0001.asc", "asc/u_0000.asc", "asc/u_0001.asc",
+                                     "asc/v_0000.asc", "asc/v_0001.asc", "deck.toml", "maxima/arrival.asc",
+                                     "maxima/cmax.asc", "maxima/hmax.asc", "shwa.lock", "shwa.pvd", "shwa.run",
+                                     "summary.json", "vtk/maxima.vti", "vtk/shwa_0000.vti", "vtk/shwa_0001.vti"};
+  CHECK(left == expect);
+
+  // shwa's files without a record of their run (an older shwa's, or the record deleted): refused,
+  // then cleared by --overwrite.
+  fs::remove(out + "/shwa.run");
+  const std::map<std::string, std::string> unrecorded = files_under(out);
+  const Result bad = shwa(dir, run);
+  INFO(bad.err);
+  CHECK(bad.code == 1);
+  CHECK(bad.err.find(out + ": the output directory holds files shwa writes (asc/c_0000.asc, asc/c_0001.asc, "
+                           "asc/eta_0000.asc, ...) without a record of the run that wrote them (shwa.run)") !=
+        std::string::npos);
+  CHECK(files_under(out) == unrecorded);
+  r = shwa(dir, run + " --overwrite");
+  INFO(r.err);
+  CHECK(r.code == 0);
+  foreign_kept();
+
+  // --overwrite and --restart exclude each other: a bad command line.
+  const Result both = shwa(dir, run + " --restart --overwrite");
+  CHECK(both.code == 2);
+  CHECK(both.err.find("--overwrite") != std::string::npos);
 }

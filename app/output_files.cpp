@@ -1,0 +1,185 @@
+// shwa/app/output_files.cpp — see output_files.hpp.
+#include "output_files.hpp"
+
+#include "checkpointing.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/error.hpp"
+#include "io/text.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+namespace shwa::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The folders a run fills, each with the pattern of the names it writes there.
+struct Folder {
+  const char* name;
+  const char* pattern;
+};
+const Folder kFolders[] = {
+    {"vtk", R"((shwa_[0-9]{4,}|maxima)(_r[0-9]{4,})?\.(vti|pvti))"},
+    {"asc", R"((h|eta|u|v|c)_[0-9]{4,}\.asc)"},
+    {"maxima", R"((hmax|cmax|arrival)\.asc)"},
+    {"png", R"(((depth|concentration)_[0-9]{4,}|hmax|cmax|arrival)\.png)"},
+    {"checkpoints", R"(checkpoint_[0-9]+\.shck)"},
+};
+/// The files a run writes in the output directory itself.
+const char* const kTopLevel = R"(deck\.toml|summary\.json|gauges\.csv|shwa\.pvd|shwa\.nc|shwa\.nc\.resume\.tmp|shwa\.run)";
+/// The temporary file of an atomic write of NAME (io/atomic_file.hpp).
+const char* const kTemporary = R"((\.tmp\.[0-9]+\.[0-9]+)?)";
+
+bool matches(const std::string& name, const char* pattern) {
+  return std::regex_match(name, std::regex(std::string("(") + pattern + ")" + kTemporary));
+}
+
+const std::string kDeck = "deck.", kInput = "input.";
+
+/// One line of a record: backslashes and line ends escaped, so that any value fits on it.
+std::string escaped(const std::string& s) {
+  std::string out;
+  for (const char c : s) out += c == '\\' ? std::string("\\\\") : c == '\n' ? std::string("\\n") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+bool is_shwa_output(const std::string& relative) {
+  const fs::path p(relative);
+  const std::string name = p.filename().string(), parent = p.parent_path().string();
+  if (parent.empty()) return matches(name, kTopLevel);
+  for (const Folder& f : kFolders)
+    if (parent == f.name) return matches(name, f.pattern);
+  return false;
+}
+
+std::vector<std::string> shwa_outputs_in(const std::string& dir) {
+  std::vector<std::string> found;
+  auto scan = [&](const std::string& sub) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(dir) / sub, ec)) {
+      std::error_code ignored;
+      if (!e.is_regular_file(ignored)) continue;
+      const std::string rel = sub.empty() ? e.path().filename().string() : sub + "/" + e.path().filename().string();
+      if (is_shwa_output(rel)) found.push_back(rel);
+    }
+  };
+  scan("");
+  for (const Folder& f : kFolders) scan(f.name);
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+int remove_shwa_outputs(const std::string& dir) {
+  int removed = 0;
+  for (const std::string& rel : shwa_outputs_in(dir)) {
+    std::error_code ec;
+    if (!fs::remove(fs::path(dir) / rel, ec) && ec)
+      throw io::OutputError(dir + "/" + rel + ": cannot remove: " + ec.message());
+    ++removed;
+  }
+  for (const Folder& f : kFolders) {
+    std::error_code ec;
+    if (fs::is_directory(fs::path(dir) / f.name, ec) && fs::is_empty(fs::path(dir) / f.name, ec))
+      fs::remove(fs::path(dir) / f.name, ec);
+  }
+  return removed;
+}
+
+void write_run_record(const std::string& dir, const std::map<std::string, std::string>& definition) {
+  std::string text =
+      "# shwa: what defines the run whose outputs are in this directory: its deck values (deck.KEY) and\n"
+      "# the digests of its input files (input.KEY). A run that starts over here removes the files of\n"
+      "# the same run only, or with --overwrite (inputs/README.md).\n";
+  for (const auto& [key, value] : definition) text += escaped(key) + " = " + escaped(value) + "\n";
+  io::write_file_atomically(dir + "/" + kRunRecord, text);
+}
+
+std::optional<std::map<std::string, std::string>> read_run_record(const std::string& dir) {
+  const std::string path = dir + "/" + kRunRecord;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return std::nullopt;
+  const std::string text = io::read_text_file(path);
+  std::map<std::string, std::string> m;
+  int line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t eq = line.find(" = ");
+    if (eq == std::string::npos)
+      throw io::InputError(path + ":" + std::to_string(line_no) + ": not a line of a run record (KEY = VALUE)");
+    auto unescape = [&](const std::string& s) {
+      std::string out;
+      for (std::size_t k = 0; k < s.size(); ++k) {
+        if (s[k] != '\\') {
+          out += s[k];
+          continue;
+        }
+        if (k + 1 == s.size() || (s[k + 1] != '\\' && s[k + 1] != 'n'))
+          throw io::InputError(path + ":" + std::to_string(line_no) + ": a bad escape in a run record");
+        out += s[++k] == 'n' ? '\n' : '\\';
+      }
+      return out;
+    };
+    m[unescape(line.substr(0, eq))] = unescape(line.substr(eq + 3));
+  }
+  return m;
+}
+
+std::optional<std::string> another_run(const std::map<std::string, std::string>& recorded,
+                                       const std::map<std::string, std::string>& ours) {
+  auto with_prefix = [](const std::map<std::string, std::string>& m, const std::string& prefix) {
+    std::map<std::string, std::string> out;
+    for (const auto& [k, v] : m)
+      if (k.compare(0, prefix.size(), prefix) == 0) out[k.substr(prefix.size())] = v;
+    return out;
+  };
+  const auto theirs = with_prefix(recorded, kDeck), mine = with_prefix(ours, kDeck);
+  const auto their_files = with_prefix(recorded, kInput), my_files = with_prefix(ours, kInput);
+  std::set<std::string> keys;
+  for (const auto& kv : theirs) keys.insert(kv.first);
+  for (const auto& kv : mine) keys.insert(kv.first);
+  for (const std::string& key : keys) {
+    if (may_change_on_restart(key) || key.rfind("output.", 0) == 0 || key.rfind("gauges.", 0) == 0) continue;
+    // A key naming an input file compares by the file's contents, below: it may have moved.
+    if (their_files.count(key) && my_files.count(key)) continue;
+    const auto a = mine.find(key), b = theirs.find(key);
+    const bool here = a != mine.end(), there = b != theirs.end();
+    if (here && there && a->second == b->second) continue;
+    return key + ": " + (here ? io::quote(a->second) : std::string("not set")) + " here, " +
+           (there ? io::quote(b->second) : std::string("not set")) + " in that run";
+  }
+  for (const auto& [key, digest] : my_files) {
+    const auto b = their_files.find(key);
+    if (b != their_files.end() && b->second == digest) continue;
+    return "the file of " + key + " differs (" + digest + " here, " +
+           (b == their_files.end() ? std::string("none in that run") : b->second + " in that run") + ")";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> output_dir_conflict(const std::string& dir, const std::map<std::string, std::string>& ours) {
+  const std::vector<std::string> files = shwa_outputs_in(dir);
+  if (files.empty()) return std::nullopt;
+  const auto recorded = read_run_record(dir);
+  if (!recorded) {
+    std::string some;
+    for (std::size_t k = 0; k < files.size() && k < 3; ++k) some += (k ? ", " : "") + files[k];
+    if (files.size() > 3) some += ", ...";
+    return "holds files shwa writes (" + some + ") without a record of the run that wrote them (" + kRunRecord + ")";
+  }
+  if (const auto diff = another_run(*recorded, ours)) return "holds the outputs of another run (" + *diff + ")";
+  return std::nullopt;
+}
+
+}  // namespace shwa::app
