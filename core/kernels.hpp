@@ -50,6 +50,7 @@ using ClipCounter = Kokkos::View<double, typename E::memory_space>;
 struct Tiling {
   int tx = 32, ty = 8;
   int rows = 0;
+  int cfl_rows = 0;  // likewise for the device CFL pass (detail::cfl_rows)
 };
 
 /// The most threads of a team of the device recompute kernel, hence cells of its tile (one thread a
@@ -333,12 +334,25 @@ struct Column {
 #define SHWA_DEVICE_COLUMN_FILL 2
 #endif
 template <class E>
-int column_rows(const Box& box, int rows) {
+int column_rows(const Box& box, int rows, int fill = SHWA_DEVICE_COLUMN_FILL) {
   if (rows > 0) return rows;
-  const long target = long(E().concurrency()) / kLanes / SHWA_DEVICE_COLUMN_FILL;
+  const long target = long(E().concurrency()) / kLanes / fill;
   int r = 64;
   while (r > 4 && Column<E>::teams(box, r) < target) r /= 2;
   return r;
+}
+
+/// Rows a team of the device CFL pass sweeps: tiling.cfl_rows where set, else as column_rows with
+/// a team for every SHWA_DEVICE_CFL_FILL resident warps. The pass holds fewer registers than the
+/// update, so more of its teams are resident, and its teams are short: on small blocks twice the
+/// update's rows (half the teams) cost it less than the update's (perf/results). The time step
+/// does not depend on the rows.
+#ifndef SHWA_DEVICE_CFL_FILL
+#define SHWA_DEVICE_CFL_FILL 4
+#endif
+template <class E>
+int cfl_rows(const Box& box, const Tiling& t) {
+  return column_rows<E>(box, t.cfl_rows, SHWA_DEVICE_CFL_FILL);
 }
 
 }  // namespace detail
@@ -371,7 +385,7 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
     // path's order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly
     // (a correctly rounded division is monotone), and it saves a division a cell.
     using Col = detail::Column<E>;
-    const int rows = detail::column_rows<E>(box, tiling.rows);
+    const int rows = detail::cfl_rows<E>(box, tiling);
     const QuietMap<E> q = quiet;
     Real zmax = 0;
     Kokkos::parallel_reduce(

@@ -44,6 +44,7 @@ struct SolverParams {
     if (!(manning >= 0)) fail("manning must not be negative");
     if (tiling.tx < 1 || tiling.ty < 1) fail("tile size must be at least 1 x 1");
     if (tiling.rows < 0) fail("the device kernels' rows a team must be at least 1 (0: automatic)");
+    if (tiling.cfl_rows < 0) fail("the device CFL pass's rows a team must be at least 1 (0: automatic)");
   }
 };
 

@@ -115,7 +115,8 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   r.n = n;
   r.variant = to_string(v);
   r.tile = t;
-  r.tile.rows = shwa::detail::column_rows<DefaultExec>(g.owned(), t.rows);  // as the kernels resolve it
+  r.tile.rows = shwa::detail::column_rows<DefaultExec>(g.owned(), t.rows);  // as the kernels resolve them
+  r.tile.cfl_rows = shwa::detail::cfl_rows<DefaultExec>(g.owned(), t);
   r.steps = steps;
   r.seconds = sec;
   r.cups = double(n) * n * steps / sec;
@@ -149,8 +150,9 @@ int main(int argc, char* argv[]) {
   app.add_option("--sizes", sizes, "comma-separated grid sizes n (n x n cells)");
   app.add_option("--variants", variants, "comma-separated: recompute, decoupled");
   app.add_option("--tiles", tiles,
-                 "comma-separated tile shapes TXxTY or TXxTY/R (R: rows a team of the device decoupled "
-                 "and CFL kernels sweeps; without it, chosen from the grid's size, shown as Ra)");
+                 "comma-separated tile shapes TXxTY, TXxTY/R or TXxTY/R/C (R: rows a team of the device "
+                 "decoupled kernel sweeps, C: of the device CFL pass; 0 or left out: chosen from the "
+                 "grid's size, shown as Ra, Ca)");
   app.add_option("--steps", steps, "timed steps")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_option("--skip-dry", skip_dry, "skip dry land that cannot change (the field is all wet: its cost)")
@@ -192,7 +194,7 @@ int main(int argc, char* argv[]) {
         const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on");
         results.push_back(r);
         const std::string ts = std::to_string(t.tx) + "x" + std::to_string(t.ty) + "/" + std::to_string(r.tile.rows) +
-                               (t.rows > 0 ? "" : "a");
+                               (t.rows > 0 ? "" : "a") + "/" + std::to_string(r.tile.cfl_rows) + (t.cfl_rows > 0 ? "" : "a");
         std::printf("%7d %-10s %10s %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,
                     r.variant.c_str(), ts.c_str(), r.steps, r.seconds, r.cups / 1e9, r.gbs,
                     bw / 1e9, r.pct);
@@ -207,7 +209,7 @@ int main(int argc, char* argv[]) {
     for (size_t k = 0; k < results.size(); ++k) {
       const auto& r = results[k];
       f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx
-        << ", " << r.tile.ty << "], \"rows\": " << r.tile.rows << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
+        << ", " << r.tile.ty << "], \"rows\": " << r.tile.rows << ", \"cfl_rows\": " << r.tile.cfl_rows << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
         << ", \"cell_updates_per_s\": " << r.cups << ", \"GBps\": " << r.gbs
         << ", \"percent_of_copy\": " << r.pct << "}" << (k + 1 < results.size() ? "," : "") << "\n";
     }

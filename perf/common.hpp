@@ -24,10 +24,13 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
 inline Tiling parse_tile(const std::string& s) {
   const auto tr = split(s, '/');
   const auto xy = tr.empty() ? tr : split(tr[0], 'x');
-  if (xy.size() != 2 || tr.size() > 2) throw std::invalid_argument("tile '" + s + "' is not TXxTY or TXxTY/R");
+  if (xy.size() != 2 || tr.size() > 3)
+    throw std::invalid_argument("tile '" + s + "' is not TXxTY, TXxTY/R or TXxTY/R/C");
   Tiling t{std::stoi(xy[0]), std::stoi(xy[1])};
-  if (tr.size() == 2) t.rows = std::stoi(tr[1]);
-  if (t.tx < 1 || t.ty < 1 || (tr.size() == 2 && t.rows < 1)) throw std::invalid_argument("tile '" + s + "' has a zero or negative size");
+  if (tr.size() >= 2) t.rows = std::stoi(tr[1]);
+  if (tr.size() == 3) t.cfl_rows = std::stoi(tr[2]);
+  if (t.tx < 1 || t.ty < 1 || (tr.size() >= 2 && t.rows < 0) || (tr.size() == 3 && t.cfl_rows < 0))
+    throw std::invalid_argument("tile '" + s + "' has a zero or negative size");
   return t;
 }
 
