@@ -94,6 +94,21 @@ class HealthRecord {
   Kokkos::View<double, typename E::memory_space> time_;
 };
 
+/// The owned cells of a block in tiles of kTileX x kTileY, a team a tile (a thread a cell on a GPU:
+/// rows of 32 cells read in one transaction), launched with the functor as a kernel argument
+/// (launch_light), so that these kernels never wait for the step's kernels before them.
+inline constexpr int kTileX = 32, kTileY = 8;
+template <class E>
+using TilePolicy = Kokkos::TeamPolicy<E>;
+template <class E>
+auto owned_tiles(const Grid& g) {
+  const int n = ((g.nx + kTileX - 1) / kTileX) * ((g.ny + kTileY - 1) / kTileY);
+  if constexpr (is_host_space<E>())
+    return launch_light(TilePolicy<E>(n, Kokkos::AUTO));
+  else
+    return launch_light(TilePolicy<E>(n, kTileX * kTileY));
+}
+
 /// Folds the state after step `step` (time t) into the maxima, and marks its unhealthy cells in
 /// `health` in the same pass, so a run with maxima watches every step's state at no extra pass.
 /// A parallel_for: nothing comes back to the host.
@@ -106,24 +121,31 @@ void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, dou
                    const HealthRecord<E>& health, const QuietMap<E>& quiet = QuietMap<E>{}) {
   const int ng = g.ng, nx = g.nx;
   const Real time = Real(t);
+  const double t_now = t;
   const unsigned long long s = static_cast<unsigned long long>(step);
   const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
   const auto hmax = m.hmax, cmax = m.cmax, arrival = m.arrival;
   const QuietMap<E> q = quiet;
   constexpr int K = QuietMap<E>::kCells;
+  const int ny = g.ny;
   Kokkos::parallel_for(
-      "shwa::maxima", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
-      KOKKOS_LAMBDA(int j, int i) {
-        if (q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch) return;
-        const Real d = h(j + ng, i + ng), c_mass = hc(j + ng, i + ng);
-        if (unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass))
-          health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
-                                static_cast<unsigned long long>(i));
-        if (d > hmax(j, i)) hmax(j, i) = d;
-        // The concentration of every output (outputs.hpp): films below eps_h carry theirs.
-        const Real c = d >= kMinDepthForC ? c_mass / d : Real(0);
-        if (c > cmax(j, i)) cmax(j, i) = c;
-        if (arrival(j, i) < Real(0) && c > threshold) arrival(j, i) = time;
+      "shwa::maxima", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
+        const int ntx = (nx + kTileX - 1) / kTileX;
+        const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
+          const int i = i0 + k % kTileX, j = j0 + k / kTileX;
+          if (i >= nx || j >= ny) return;
+          if (q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch) return;
+          const Real d = h(j + ng, i + ng), c_mass = hc(j + ng, i + ng);
+          if (unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass))
+            health.mark(s, t_now, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
+                                      static_cast<unsigned long long>(i));
+          if (d > hmax(j, i)) hmax(j, i) = d;
+          // The concentration of every output (outputs.hpp): films below eps_h carry theirs.
+          const Real c = d >= kMinDepthForC ? c_mass / d : Real(0);
+          if (c > cmax(j, i)) cmax(j, i) = c;
+          if (arrival(j, i) < Real(0) && c > threshold) arrival(j, i) = time;
+        });
       });
 }
 
@@ -131,15 +153,20 @@ void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, dou
 /// health check of a run without maxima, and of a state no kernel has looked at yet.
 template <class E>
 void record_health(const Conserved<E>& w, const Grid& g, double t, long step, const HealthRecord<E>& health) {
-  const int ng = g.ng, nx = g.nx;
+  const int ng = g.ng, nx = g.nx, ny = g.ny;
   const unsigned long long s = static_cast<unsigned long long>(step);
   const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
   Kokkos::parallel_for(
-      "shwa::health", Kokkos::MDRangePolicy<E, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
-      KOKKOS_LAMBDA(int j, int i) {
-        if (unhealthy(h(j + ng, i + ng), qx(j + ng, i + ng), qy(j + ng, i + ng), hc(j + ng, i + ng)))
-          health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
-                                static_cast<unsigned long long>(i));
+      "shwa::health", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
+        const int ntx = (nx + kTileX - 1) / kTileX;
+        const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
+          const int i = i0 + k % kTileX, j = j0 + k / kTileX;
+          if (i >= nx || j >= ny) return;
+          if (unhealthy(h(j + ng, i + ng), qx(j + ng, i + ng), qy(j + ng, i + ng), hc(j + ng, i + ng)))
+            health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
+                                  static_cast<unsigned long long>(i));
+        });
       });
 }
 
