@@ -19,7 +19,8 @@ sets=(--set "grid.nx=$n" --set "grid.ny=$n" --set "numerics.kernel=$variant" --s
       --set "output.dir=$out/app")
 [ "$tile" != "$txty" ] && sets+=(--set "numerics.rows=${tile##*/}")
 
-"$build/app/shwa" run "$deck" "${sets[@]}" "$@" > "$out/app.log"
+# --overwrite: the folder is this script's, and an earlier call may have left another size there.
+"$build/app/shwa" run "$deck" "${sets[@]}" --overwrite "$@" > "$out/app.log"
 steps=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["steps_this_run"])' "$out/app/summary.json")
 "$build/perf/shwa_bench" --sizes "$n" --variants "$variant" --tiles "$tile" --steps "$steps" --warmup 5 \
   --json "$out/bench.json" > "$out/bench.log"
