@@ -6,13 +6,13 @@
 # on every backend.
 #   perf/app_vs_bench.sh [--set section.key=value ...]     (more overrides of the deck)
 # Environment: BUILD (build/openmp; e.g. build/cuda), N (4096: the grid is N x N), VARIANT
-# (decoupled or recompute), TILE (32x8, or TXxTY/ROWS), DECK, OUT (a folder for the run's files,
+# (decoupled or recompute), TILE (32x8, or TXxTY/ROWS), DECK, AVB_DIR (a folder for the run's files,
 # default a temporary one, removed). OMP_NUM_THREADS and the like apply to both programs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build/openmp} n=${N:-4096} variant=${VARIANT:-decoupled} tile=${TILE:-32x8}
 deck=${DECK:-inputs/bench/wet_4096.toml}
-out=${OUT:-}
+out=${AVB_DIR:-}  # (not OUT: the GPU session scripts keep their results there)
 if [ -z "$out" ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
 txty=${tile%%/*}
 sets=(--set "grid.nx=$n" --set "grid.ny=$n" --set "numerics.kernel=$variant" --set "numerics.tile=[${txty/x/,}]"
