@@ -41,9 +41,10 @@ enum class Transport {
   Staged,  // copied through host mirrors
 };
 
+/// An exchange refreshes every ghost layer of the grid (grid.ng, the halo width k, which the solver
+/// also counts its steps between exchanges by): there is no other width to set.
 struct ExchangeOptions {
   Transport transport = Transport::Auto;
-  int width = 0;  // ghost layers exchanged, 1 .. grid.ng; 0: all of them (grid.ng)
 };
 
 /// Host wall-clock seconds (MPI_Wtime) spent in each phase of the exchanges and reductions. The
@@ -157,10 +158,7 @@ class MpiExchanger final : public Exchanger<E> {
   /// The exchanger of this rank's block of `cart` (collective over cart.comm(): it duplicates it,
   /// so its messages never meet anyone else's).
   explicit MpiExchanger(const CartDecomposition& cart, ExchangeOptions opt = {})
-      : grid_(cart.grid()), width_(opt.width == 0 ? cart.grid().ng : opt.width) {
-    if (width_ < 1 || width_ > grid_.ng)
-      throw std::invalid_argument("halo exchange width " + std::to_string(width_) +
-                                  " outside 1 .. " + std::to_string(grid_.ng) + " (ghost layers)");
+      : grid_(cart.grid()) {
     constexpr bool host_memory =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     staged_ = opt.transport == Transport::Staged ||
@@ -170,8 +168,8 @@ class MpiExchanger final : public Exchanger<E> {
       if (r == MPI_PROC_NULL) continue;
       rank_[sends_.count] = r;
       dir_[sends_.count] = n;
-      sends_.add(shared_band(grid_, kDirections[n], width_));
-      recvs_.add(ghost_band(grid_, kDirections[n], width_));
+      sends_.add(shared_band(grid_, kDirections[n], grid_.ng));
+      recvs_.add(ghost_band(grid_, kDirections[n], grid_.ng));
     }
     const int cap = sends_.cells(Conserved<E>::kNumFields);
     send_ = Buffer("shwa::halo_send", cap);
@@ -230,7 +228,6 @@ class MpiExchanger final : public Exchanger<E> {
 
   /// MPI sees host mirrors of the buffers (true) or the buffers themselves (false).
   bool staged() const { return staged_; }
-  int width() const { return width_; }
   /// Neighbours exchanged with (0 to 8).
   int neighbors() const { return sends_.count; }
   const CommTimes& times() const { return times_; }
@@ -352,7 +349,6 @@ class MpiExchanger final : public Exchanger<E> {
   }
 
   Grid grid_;
-  int width_ = 1;
   bool staged_ = false;
   bool posted_ = false;  // an exchange is in flight: begun, not ended
   MPI_Comm comm_ = MPI_COMM_NULL;

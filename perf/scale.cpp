@@ -58,7 +58,7 @@ Row run_one(int nx, int ny, Decomposition d, int k, bool overlap, Transport tr, 
   p.manning = 0.02;
   const double dx = 1000.0 / std::max(nx, ny);
   CartDecomposition cart(MPI_COMM_WORLD, Grid::single(nx, ny, dx, dx, 0, 0, k), d);
-  MpiExchanger<DefaultExec> ex(cart, ExchangeOptions{tr, 0});
+  MpiExchanger<DefaultExec> ex(cart, ExchangeOptions{tr});
   Solver<DefaultExec> s(cart.grid(), p);
   s.set_overlap(overlap);
   const double Lx = nx * dx, Ly = ny * dx;

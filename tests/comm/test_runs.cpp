@@ -84,7 +84,7 @@ Result single_block(Variant v) {
 
 Result decomposed(Variant v, Decomposition d, int k, bool overlap, Transport t) {
   CartDecomposition cart(MPI_COMM_WORLD, Grid::single(kNx, kNy, kDx, kDx, 0, 0, k), d);
-  MpiExchanger<E> ex(cart, ExchangeOptions{t, 0});
+  MpiExchanger<E> ex(cart, ExchangeOptions{t});
   Solver<E> s(cart.grid(), params(v), boundaries());
   s.set_overlap(overlap);
   initialize(s, ex, initial);
