@@ -3,12 +3,18 @@
 
 #include "checkpointing.hpp"
 
+#include "outputs.hpp"
+
 #include "io/atomic_file.hpp"
 #include "io/error.hpp"
+#include "io/gauges.hpp"
 #include "io/text.hpp"
+#include "io/vtk.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 
@@ -180,6 +186,154 @@ std::optional<std::string> output_dir_conflict(const std::string& dir, const std
   }
   if (const auto diff = another_run(*recorded, ours)) return "holds the outputs of another run (" + *diff + ")";
   return std::nullopt;
+}
+
+namespace {
+
+/// The strings in double quotes of a deck list value as io::Deck::values() gives it: ["a", "b"].
+std::vector<std::string> quoted_items(const std::string& list) {
+  std::vector<std::string> items;
+  for (std::size_t a = list.find('"'); a != std::string::npos; a = list.find('"', a + 1)) {
+    const std::size_t b = list.find('"', a + 1);
+    if (b == std::string::npos) break;
+    items.push_back(list.substr(a + 1, b - a - 1));
+    a = b;
+  }
+  return items;
+}
+
+/// The last `n` bytes of a file (fewer if it is shorter); nothing if it cannot be read.
+std::optional<std::string> tail(const std::string& path, std::size_t n) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::size_t take = std::size_t(std::min<std::uintmax_t>(size, n));
+  in.seekg(std::streamoff(size - take));
+  std::string t(take, '\0');
+  in.read(t.data(), std::streamsize(take));
+  if (std::size_t(in.gcount()) != take) return std::nullopt;
+  return t;
+}
+
+}  // namespace
+
+void check_resumable_outputs(const RunConfig& cfg, const io::Checkpoint& c, const std::string& checkpoint,
+                             const std::vector<std::string>& gauge_quantities) {
+  const std::string& dir = cfg.out.dir;
+  const double t = c.time;
+  const std::string at = "t = " + io::format_double(t) + " s";
+  const std::string hint =
+      "; a restart from " + checkpoint + " continues it (run the deck again without --restart to start over)";
+  const auto refuse = [&](const std::string& file, const std::string& why) {
+    throw io::InputError(file + ": " + why + hint);
+  };
+  const auto refuse_as = [&](const io::InputError& e) { throw io::InputError(e.what() + hint); };
+  const auto meta = [&](const std::string& key) -> std::optional<long long> {
+    const auto it = c.metadata.find(key);
+    return it == c.metadata.end() ? std::nullopt : io::parse_int(it->second);
+  };
+  const auto earlier = [&](const std::string& key) {
+    const auto it = c.metadata.find("deck." + key);
+    return it == c.metadata.end() ? std::vector<std::string>{} : quoted_items(it->second);
+  };
+  const std::vector<std::string> formats = earlier("output.formats"), fields = earlier("output.fields");
+  const auto written_before = [&](const std::string& format) {
+    return std::find(formats.begin(), formats.end(), format) != formats.end();
+  };
+  // What the run had written by its checkpoint (absent from checkpoints of older shwa versions).
+  const auto frames = meta("frames"), gauge_rows = meta("gauge_rows");
+  const auto count_differs = [&](const std::string& file, long long n, const char* what, long long expected) {
+    refuse(file, "holds " + std::to_string(n) + " " + what + " up to " + at + " where the run had written " +
+                     std::to_string(expected) + " (the file was cut short, replaced or edited)");
+  };
+
+  if (!cfg.out.gauges.empty()) {
+    const std::string file = dir + "/gauges.csv";
+    std::error_code ec;
+    if (!fs::exists(file, ec)) refuse(file, "missing: the gauge samples up to " + at + " are lost");
+    long rows = 0;
+    try {
+      rows = io::GaugeWriter::resumable_rows(file, cfg.out.gauges, gauge_quantities, t);
+    } catch (const io::InputError& e) {
+      refuse_as(e);
+    }
+    if (gauge_rows && rows != *gauge_rows) count_differs(file, rows, "gauge rows", *gauge_rows);
+  }
+
+#if SHWA_HAVE_NETCDF
+  if (cfg.out.has_format("netcdf")) {
+    const std::string file = dir + "/shwa.nc";
+    if (!written_before("netcdf"))
+      throw io::InputError(file + ": output.formats adds netcdf on a restart from " + checkpoint +
+                           ", whose run did not write NetCDF: the file would lack the outputs before " + at +
+                           " (leave netcdf out of output.formats, or run the deck again without --restart)");
+    std::error_code ec;
+    if (!fs::exists(file, ec)) refuse(file, "missing: its records up to " + at + " are lost");
+    std::size_t records = 0;
+    try {
+      records = netcdf_resumable_records(cfg, t);
+    } catch (const io::InputError& e) {
+      refuse_as(e);
+    }
+    if (frames && (long long)(records) != *frames) count_differs(file, (long long)(records), "records", *frames);
+  }
+#endif
+
+  // A file whose end is missing: a .vti, .pvti or .pvd without its closing tag, an ESRI ASCII
+  // grid without its last line end, a PNG without its IEND chunk.
+  const auto check_whole = [&](const std::string& file) {
+    std::error_code ec;
+    if (!fs::exists(file, ec)) refuse(file, "missing: an output before " + at + " is lost");
+    const std::string ext = fs::path(file).extension().string();
+    const std::string end = ext == ".asc" ? std::string("\n")
+                            : ext == ".png" ? std::string("IEND\xae\x42\x60\x82", 8)
+                                            : std::string("</VTKFile>\n");
+    const auto got = tail(file, end.size());
+    if (!got || *got != end) refuse(file, "cut short: an output before " + at + " is not whole");
+  };
+
+  if (cfg.out.has_format("vtk") && written_before("vtk")) {
+    const std::string file = dir + "/shwa.pvd";
+    check_whole(file);
+    std::vector<io::PvdCollection::Entry> entries;
+    try {
+      entries = io::PvdCollection::resume(file, t).entries();
+    } catch (const io::InputError& e) {
+      refuse_as(e);
+    }
+    if (frames && (long long)(entries.size()) != *frames)
+      count_differs(file, (long long)(entries.size()), "frames", *frames);
+    for (const auto& e : entries) {
+      const std::string listed = dir + "/" + e.file;
+      check_whole(listed);
+      if (fs::path(listed).extension() != ".pvti") continue;
+      // The pieces a .pvti joins, next to it.
+      const std::string text = io::read_text_file(listed);
+      for (std::size_t a = text.find("Source=\""); a != std::string::npos; a = text.find("Source=\"", a + 1)) {
+        const std::size_t from = a + 8, to = text.find('"', from);
+        if (to == std::string::npos) refuse(listed, "cut short or corrupt: a piece's Source has no end");
+        check_whole((fs::path(listed).parent_path() / text.substr(from, to - from)).string());
+      }
+    }
+  }
+
+  // The asc and png frames before the checkpoint, where this run's output times up to it are as
+  // many as the frames the run wrote (the frames are then numbered 0 to that count less one).
+  const long long before =
+      std::upper_bound(cfg.out.times.begin(), cfg.out.times.end(), t) - cfg.out.times.begin();
+  if (frames && before == *frames) {
+    for (long long k = 0; k < before; ++k) {
+      const std::string tag = frame_tag(int(k));
+      if (cfg.out.has_format("asc") && written_before("asc"))
+        for (const std::string& f : cfg.out.fields)
+          if (std::find(fields.begin(), fields.end(), f) != fields.end())
+            check_whole(dir + "/asc/" + f + "_" + tag + ".asc");
+      if (cfg.out.has_format("png") && written_before("png"))
+        for (const char* f : {"depth_", "concentration_"}) check_whole(dir + "/png/" + f + tag + ".png");
+    }
+  }
 }
 
 }  // namespace shwa::app

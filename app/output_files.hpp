@@ -20,6 +20,10 @@
 // writing nothing.
 #pragma once
 
+#include "config.hpp"
+
+#include "io/checkpoint.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -61,6 +65,18 @@ std::optional<std::string> another_run(const std::map<std::string, std::string>&
 /// a sentence saying what the directory holds, for an error or a note: another run's files (and
 /// the first difference), or shwa's files without a record of their run.
 std::optional<std::string> output_dir_conflict(const std::string& dir, const std::map<std::string, std::string>& ours);
+
+/// Refuses a restart from the checkpoint `c` (the file `checkpoint`) whose earlier outputs, which
+/// it continues, are missing, cut short or corrupt, before the restart writes anything: gauges.csv
+/// (every row up to the checkpoint's time present and readable, as many as the checkpoint
+/// records), shwa.nc (its records up to that time whole on disk, in increasing time, as many as
+/// the frames the checkpoint records), shwa.pvd (its entries up to that time, as many, and the
+/// .vti/.pvti files and pieces they list whole), and the asc and png frames before the
+/// checkpoint (each whole) where the output times up to it are those of the earlier run. A
+/// format the earlier run did not write is not checked, but NetCDF cannot be added on a
+/// restart. Throws io::InputError naming the file and what is wrong.
+void check_resumable_outputs(const RunConfig& cfg, const io::Checkpoint& c, const std::string& checkpoint,
+                             const std::vector<std::string>& gauge_quantities);
 
 /// The option that lets a run clear another run's files from its output directory.
 inline constexpr const char* kOverwriteOption = "--overwrite";

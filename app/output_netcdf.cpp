@@ -56,6 +56,10 @@ class NetcdfOutput final : public OutputFormat {
 
 }  // namespace
 
+std::size_t netcdf_resumable_records(const RunConfig& cfg, double up_to) {
+  return io::NetcdfWriter::resumable_records(cfg.out.dir + "/shwa.nc", layout(cfg), up_to);
+}
+
 std::unique_ptr<OutputFormat> make_netcdf_output(const RunConfig& cfg, ResumeFrom resume,
                                                  const std::vector<double>& H_global) {
   return std::make_unique<NetcdfOutput>(cfg, resume, H_global, !H_global.empty());

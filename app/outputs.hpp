@@ -67,6 +67,9 @@ std::unique_ptr<OutputFormat> make_vtk_output(const RunConfig& cfg, ResumeFrom r
 #if SHWA_HAVE_NETCDF
 std::unique_ptr<OutputFormat> make_netcdf_output(const RunConfig& cfg, ResumeFrom resume,
                                                  const std::vector<double>& H_global);
+/// The records of OUTPUT_DIR/shwa.nc that a restart at `up_to` keeps, checked whole and in
+/// increasing time (io::NetcdfWriter::resumable_records); writes nothing.
+std::size_t netcdf_resumable_records(const RunConfig& cfg, double up_to);
 #endif
 #if SHWA_HAVE_PNG
 std::unique_ptr<OutputFormat> make_png_output(const RunConfig& cfg);

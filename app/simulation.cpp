@@ -172,6 +172,7 @@ class BlockRun {
   bool stop_ = false;              // every rank knows a signal asked the run to stop
   std::map<std::string, std::string> definition_;  // what defines the run, as checkpoints record it (root)
   double clipped_before_ = 0;     // clipped volume of the runs before a restart
+  long frames_ = 0;                // output frames written since the run began (-1: unknown)
   double next_gauge_ = 0, next_checkpoint_ = 0;
   RunStats stats_;
 };
@@ -224,11 +225,13 @@ void BlockRun<E>::restore(const std::string& path) {
     for (const char* key : {"dt_min", "dt_max", "volume_initial", "mass_initial", "clipped_volume"}) meta_double(c, path, key);
   });
   // The root's metadata on every rank (doubles as written, exactly).
-  std::vector<double> meta(7, 0.0);
+  std::vector<double> meta(8, 0.0);
   if (coll_.root()) {
     meta = {c.time, double(c.step), meta_double(c, path, "dt_min"), meta_double(c, path, "dt_max"),
             meta_double(c, path, "volume_initial"), meta_double(c, path, "mass_initial"),
-            meta_double(c, path, "clipped_volume")};
+            meta_double(c, path, "clipped_volume"),
+            // The frames written before (older checkpoints do not record them: -1, unknown).
+            c.metadata.count("frames") ? meta_double(c, path, "frames") : -1.0};
   }
   coll_.broadcast(meta);
   const Conserved<E>& w = solver_.state();
@@ -249,6 +252,7 @@ void BlockRun<E>::restore(const std::string& path) {
   stats_.volume_initial = meta[4];
   stats_.mass_initial = meta[5];
   clipped_before_ = meta[6];
+  frames_ = long(meta[7]);
   stats_.restarted_from = meta[0];
   last_checkpoint_ = path;
 }
@@ -455,6 +459,9 @@ void BlockRun<E>::write_checkpoint() {
                 {"mass_initial", io::format_double(stats_.mass_initial)},
                 {"clipped_volume", io::format_double(clipped)},
                 {"deck", cfg_.deck_path}};
+  // What the outputs a restart continues hold by now (check_resumable_outputs).
+  if (frames_ >= 0) c.metadata["frames"] = std::to_string(frames_);
+  if (gauges_) c.metadata["gauge_rows"] = std::to_string(gauges_->rows());
   c.metadata.insert(definition_.begin(), definition_.end());
   coll_.collectively([&] {
     if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
@@ -498,7 +505,9 @@ RunStats BlockRun<E>::run() {
     definition_ = definition_metadata(cfg_.definition);
     if (!opt_.restart) return;
     checkpoint = latest_checkpoint(out.dir);
-    check_restart(io::read_checkpoint(checkpoint), checkpoint, cfg_, definition_);
+    const io::Checkpoint c = io::read_checkpoint(checkpoint);
+    check_restart(c, checkpoint, cfg_, definition_);
+    check_resumable_outputs(cfg_, c, checkpoint, kGaugeQuantities);
   });
 
   set_up();
@@ -550,6 +559,7 @@ RunStats BlockRun<E>::run() {
   if (!opt_.restart) {
     write_frame(frame(0));
     ++stats_.outputs;
+    ++frames_;
     record_gauges();
   }
   next_gauge_ = out.gauge_interval > 0 ? next_multiple(t0, out.gauge_interval) : 0;
@@ -615,6 +625,7 @@ RunStats BlockRun<E>::run() {
         write_frame(frame(int(next_out)));
       });
       ++stats_.outputs;
+      if (frames_ >= 0) ++frames_;
       ++next_out;
     }
     if (cfg_.checkpoint_interval > 0 && t >= next_checkpoint_) {

@@ -30,6 +30,11 @@ class GaugeWriter {
   // InputError.
   static GaugeWriter resume(std::string path, std::vector<GaugePoint> gauges, std::vector<std::string> quantities,
                             double up_to);
+  // The rows a resume at `up_to` keeps, counted, writing nothing: the file must exist with this
+  // run's header, and every row up to `up_to` must hold a time and one number a column, in
+  // increasing time. Throws InputError naming the file and the line.
+  static long resumable_rows(const std::string& path, const std::vector<GaugePoint>& gauges,
+                             const std::vector<std::string>& quantities, double up_to);
 
   GaugeWriter(GaugeWriter&& other) noexcept;
   GaugeWriter& operator=(GaugeWriter&&) = delete;
@@ -42,6 +47,8 @@ class GaugeWriter {
   // Several rows, written and flushed together: row r is times[r] and
   // values[r * gauges * quantities, (r + 1) * gauges * quantities).
   void append_rows(const std::vector<double>& times, const std::vector<double>& values);
+  // The rows in the file: those a resume kept and those appended since.
+  long rows() const { return rows_; }
 
  private:
   GaugeWriter(std::string path, std::vector<GaugePoint> gauges, std::vector<std::string> quantities, bool create);
@@ -50,6 +57,7 @@ class GaugeWriter {
   std::vector<GaugePoint> gauges_;
   std::vector<std::string> quantities_;
   std::FILE* file_ = nullptr;
+  long rows_ = 0;
 };
 
 }  // namespace shwa::io

@@ -3,6 +3,11 @@
 #include <netcdf.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -10,6 +15,7 @@
 #include <utility>
 
 #include "io/error.hpp"
+#include "io/text.hpp"
 
 namespace shwa::io {
 
@@ -264,20 +270,167 @@ void copy_records(int from, NetcdfWriter& to, const NetcdfLayout& layout, const 
   }
 }
 
+// Where the records of a classic or 64-bit-offset file lie, from its header (the format's
+// specification: magic, numrecs, dimensions, global attributes, variables with their sizes and
+// begin offsets), so that the records a file lists can be compared with the bytes it holds.
+struct RecordSpan {
+  std::uint64_t listed = 0;  // numrecs of the header
+  std::uint64_t begin = 0;   // offset of the first record
+  std::uint64_t size = 0;    // bytes a record
+};
+
+RecordSpan record_span(const std::string& path, std::uint64_t file_size) {
+  const auto bad = [&](const std::string& why) { return InputError(path + ": cannot resume: " + why); };
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw bad("cannot read the file");
+  // The header lies at the start; shwa's headers are a few kilobytes.
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file_size, std::uint64_t(1) << 24)), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  std::size_t at = 0;
+  const auto take = [&](std::size_t n) {
+    if (head.size() - at < n) throw bad("the header is cut short (" + std::to_string(file_size) + " bytes)");
+    const std::size_t from = at;
+    at += n;
+    return from;
+  };
+  const auto u32 = [&] {
+    const std::size_t p = take(4);
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v = v << 8 | static_cast<unsigned char>(head[p + std::size_t(k)]);
+    return v;
+  };
+  const auto u64 = [&] { return std::uint64_t(u32()) << 32 | u32(); };
+  const auto padded = [](std::uint64_t n) { return (n + 3) / 4 * 4; };
+  const auto skip_name = [&] { take(static_cast<std::size_t>(padded(u32()))); };
+  const auto type_size = [&](std::uint32_t t) -> std::uint64_t {
+    switch (t) {
+      case 1: case 2: return 1;  // byte, char
+      case 3: return 2;          // short
+      case 4: case 5: return 4;  // int, float
+      case 6: return 8;          // double
+      default: throw bad("the header names an unknown type " + std::to_string(t));
+    }
+  };
+  const auto skip_attributes = [&] {
+    const std::uint32_t tag = u32(), n = u32();
+    if (tag == 0 && n == 0) return;
+    if (tag != 0x0C) throw bad("the header's attribute list is corrupt");
+    for (std::uint32_t k = 0; k < n; ++k) {
+      skip_name();
+      const std::uint64_t size = type_size(u32());
+      take(static_cast<std::size_t>(padded(size * u32())));
+    }
+  };
+  if (head.size() < 4 || head.compare(0, 3, "CDF") != 0 || (head[3] != 1 && head[3] != 2))
+    throw bad("not a classic NetCDF file as shwa writes (no CDF-1 or CDF-2 magic at its start)");
+  const bool offset64 = head[3] == 2;
+  take(4);
+  RecordSpan span;
+  span.listed = u32();
+  if (span.listed == 0xFFFFFFFFu) throw bad("the header's record count is unset (a file being streamed)");
+  std::vector<std::uint64_t> dims;
+  std::uint32_t tag = u32(), n = u32();
+  if (!(tag == 0x0A || (tag == 0 && n == 0))) throw bad("the header's dimension list is corrupt");
+  for (std::uint32_t k = 0; k < n; ++k) {
+    skip_name();
+    dims.push_back(u32());
+  }
+  skip_attributes();
+  tag = u32();
+  n = u32();
+  if (!(tag == 0x0B || (tag == 0 && n == 0))) throw bad("the header's variable list is corrupt");
+  std::vector<std::uint64_t> record_sizes;
+  span.begin = std::numeric_limits<std::uint64_t>::max();
+  for (std::uint32_t k = 0; k < n; ++k) {
+    skip_name();
+    const std::uint32_t ndims = u32();
+    std::vector<std::uint32_t> ids(ndims);
+    for (auto& id : ids) {
+      id = u32();
+      if (id >= dims.size()) throw bad("the header names a dimension it does not define");
+    }
+    skip_attributes();
+    std::uint64_t size = type_size(u32());
+    u32();  // vsize: recomputed below, as it saturates for large variables
+    const std::uint64_t begin = offset64 ? u64() : u32();
+    const bool record = ndims > 0 && dims[ids[0]] == 0;
+    if (!record) continue;
+    for (std::size_t d = 1; d < ids.size(); ++d) size *= dims[ids[d]];
+    record_sizes.push_back(size);
+    span.begin = std::min(span.begin, begin);
+  }
+  // Each record variable's part of a record is padded to 4 bytes, unless it is the only one.
+  for (const std::uint64_t size : record_sizes) span.size += record_sizes.size() == 1 ? size : padded(size);
+  if (record_sizes.empty()) span.begin = 0;
+  return span;
+}
+
+// The records of `path` (open as `ncid`) that a restart at `up_to` keeps: those of time <= up_to,
+// each whole on disk, their times finite and increasing. See NetcdfWriter::resumable_records.
+std::size_t records_to_keep(int ncid, const std::string& path, double up_to) {
+  std::error_code ec;
+  const std::uint64_t file_size = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(path + ": cannot resume: " + ec.message());
+  const RecordSpan span = record_span(path, file_size);
+  // Records the header lists past the end of the file are not on disk (a file cut short).
+  const std::uint64_t whole =
+      span.size == 0 ? span.listed
+                     : std::min(span.listed, file_size < span.begin ? 0 : (file_size - span.begin) / span.size);
+  int var = 0;
+  check<InputError>(nc_inq_varid(ncid, "time", &var), path, "cannot resume: no time variable");
+  std::vector<double> times(static_cast<std::size_t>(whole));
+  const std::size_t start = 0, count = times.size();
+  if (count > 0)
+    check<InputError>(nc_get_vara_double(ncid, var, &start, &count, times.data()), path,
+                      "cannot resume: unreadable times");
+  std::size_t keep = 0;
+  for (std::size_t r = 0; r < times.size(); ++r) {
+    if (!std::isfinite(times[r]) || (r > 0 && !(times[r] > times[r - 1])))
+      throw InputError(path + ": cannot resume: record " + std::to_string(r) + " has time " + format_double(times[r]) +
+                       (r > 0 ? " after " + format_double(times[r - 1]) + " in record " + std::to_string(r - 1) : "") +
+                       "; the times of a file shwa wrote increase (the file is corrupt)");
+    if (times[r] <= up_to) keep = r + 1;
+  }
+  // A record past the whole ones may be one the restart needs.
+  if (whole < span.listed && keep == whole)
+    throw InputError(path + ": cannot resume: the file is cut short: its header lists " + std::to_string(span.listed) +
+                     " records, " + std::to_string(whole) + " of which are whole in its " + std::to_string(file_size) +
+                     " bytes (" + std::to_string(span.begin + span.listed * span.size) + " bytes whole)");
+  return keep;
+}
+
 }  // namespace
+
+std::size_t NetcdfWriter::resumable_records(const std::string& path, const NetcdfLayout& layout, double up_to) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(path + ": cannot resume: the file is missing");
+  int ncid = -1;
+  check<InputError>(nc_open(path.c_str(), NC_NOWRITE, &ncid), path, "cannot resume");
+  try {
+    check_layout(ncid, layout, path);
+    const std::size_t keep = records_to_keep(ncid, path, up_to);
+    nc_close(ncid);
+    return keep;
+  } catch (...) {
+    nc_close(ncid);
+    throw;
+  }
+}
 
 NetcdfWriter NetcdfWriter::resume(const std::string& path, const NetcdfLayout& layout, double up_to) {
   int ncid = -1;
   check<InputError>(nc_open(path.c_str(), NC_NOWRITE, &ncid), path, "cannot resume");
   std::vector<double> times;
+  std::size_t keep = 0;
   try {
     check_layout(ncid, layout, path);
+    keep = records_to_keep(ncid, path, up_to);
     times = read_times(ncid, path);
   } catch (...) {
     nc_close(ncid);
     throw;
   }
-  const auto keep = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), up_to) - times.begin());
   if (keep < times.size()) {
     // Records after the restart time would linger past the new ones: a classic file cannot
     // shrink, so copy the records to keep into a new file that replaces the old one.

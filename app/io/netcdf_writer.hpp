@@ -43,6 +43,11 @@ class NetcdfWriter {
   // at time `up_to`: the next record overwrites the first one later than `up_to`. Throws
   // InputError if the file's grid or variables differ from `layout`.
   static NetcdfWriter resume(const std::string& path, const NetcdfLayout& layout, double up_to);
+  // The records a resume at `up_to` keeps (those of time <= up_to), counted, writing nothing. The
+  // file must exist with `layout`, every record kept must be whole on disk (its header's record
+  // count against the bytes the file holds) and the times of its whole records must increase.
+  // Throws InputError naming the file and what is wrong.
+  static std::size_t resumable_records(const std::string& path, const NetcdfLayout& layout, double up_to);
 
   NetcdfWriter(NetcdfWriter&& other) noexcept;
   NetcdfWriter& operator=(NetcdfWriter&&) = delete;

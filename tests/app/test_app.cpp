@@ -1041,3 +1041,96 @@ TEST_CASE("app: a run that starts over in an output directory of another run is 
   CHECK(both.code == 2);
   CHECK(both.err.find("--overwrite") != std::string::npos);
 }
+
+TEST_CASE("app: a restart refuses earlier outputs that are missing or cut short, naming the file and writing nothing",
+          "[app][restart_outputs]") {
+  TempDir dir;
+  // Every format of this build, gauges, a checkpoint every second; stopped at t = 2 s.
+  std::string formats = "\"vtk\", \"asc\"";
+  if (SHWA_HAVE_NETCDF) formats += ", \"netcdf\"";
+  if (SHWA_HAVE_PNG) formats += ", \"png\"";
+  // The formats a build lacks are left out, and `shwa info` says so: checked, not assumed.
+  const std::string info = shwa(dir, "info").out;
+  const std::string built = info.substr(info.find("output formats: "), info.find('\n', info.find("output formats: ")) -
+                                                                          info.find("output formats: "));
+  CHECK((built.find("netcdf") != std::string::npos) == bool(SHWA_HAVE_NETCDF));
+  CHECK((built.find("png") != std::string::npos) == bool(SHWA_HAVE_PNG));
+  if (!SHWA_HAVE_NETCDF) WARN("this build has no NetCDF: the restart checks of shwa.nc are not tested here");
+  if (!SHWA_HAVE_PNG) WARN("this build has no PNG: the restart checks of png frames are not tested here");
+  write(dir / "deck.toml", std::string(kDamBreak).replace(std::string(kDamBreak).find("end = 2.0"), 9,
+                                                          "end = 4.0\noutput_interval = 1.0\ncheckpoint_interval = 1.0") +
+                               "[output]\ndir = \"" + (dir / "out") + "\"\nformats = [" + formats + "]\n"
+                               "[gauges.g1]\nx = 30.0\ny = 10.0\n");
+  const std::string out = dir / "out";
+  const std::string run = "run " + (dir / "deck.toml");
+  auto first_part = [&] {
+    const Result r = shwa(dir, run + " --overwrite --set time.end=2.0");
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+  };
+  auto cut_in_half = [](const std::string& path) {
+    const std::string text = slurp(path);
+    REQUIRE(text.size() > 2);
+    write(path, text.substr(0, text.size() / 2));
+  };
+  struct Case {
+    std::string file;  // relative to the output directory
+    bool remove;       // else cut in half
+    std::string expect;
+  };
+  std::vector<Case> cases = {
+      {"gauges.csv", true, "gauges.csv: missing: the gauge samples up to t = 2 s are lost"},
+      {"gauges.csv", false, "gauges.csv: holds "},
+      {"shwa.pvd", true, "shwa.pvd: missing"},
+      {"shwa.pvd", false, "shwa.pvd: cut short"},
+      {"vtk/shwa_0001.vti", true, "vtk/shwa_0001.vti: missing"},
+      {"vtk/shwa_0002.vti", false, "vtk/shwa_0002.vti: cut short"},
+      {"asc/h_0001.asc", true, "asc/h_0001.asc: missing"},
+      {"asc/c_0002.asc", false, "asc/c_0002.asc: cut short"},
+  };
+  if (SHWA_HAVE_NETCDF) {
+    cases.push_back({"shwa.nc", true, "shwa.nc: missing: its records up to t = 2 s are lost"});
+    cases.push_back({"shwa.nc", false, "shwa.nc: cannot resume: the file is cut short: its header lists 3 records"});
+  }
+  if (SHWA_HAVE_PNG) {
+    cases.push_back({"png/depth_0001.png", true, "png/depth_0001.png: missing"});
+    cases.push_back({"png/concentration_0002.png", false, "png/concentration_0002.png: cut short"});
+  }
+  for (const Case& c : cases) {
+    INFO((c.remove ? "removed " : "cut in half ") << c.file);
+    first_part();
+    if (c.remove) REQUIRE(fs::remove(out + "/" + c.file));
+    else cut_in_half(out + "/" + c.file);
+    const std::map<std::string, std::string> before = files_under(out);
+    const Result r = shwa(dir, run + " --restart");
+    INFO(r.err);
+    CHECK(r.code == 1);
+    CHECK(r.err.rfind("shwa: error: " + out + "/" + c.expect, 0) == 0);
+    CHECK(r.err.find("; a restart from " + out + "/checkpoints/checkpoint_") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(files_under(out) == before);
+  }
+  // A row of gauges.csv edited: named with its line.
+  first_part();
+  std::string rows = slurp(out + "/gauges.csv");
+  // Line 5: after two comment lines, the column names and the row of t = 0.
+  const std::size_t third = rows.find('\n', rows.find("\n0,") + 1);
+  rows.replace(third + 1, rows.find(',', third + 1) - third, "0.5x,");
+  write(out + "/gauges.csv", rows);
+  Result r = shwa(dir, run + " --restart");
+  INFO(r.err);
+  CHECK(r.code == 1);
+  CHECK(r.err.rfind("shwa: error: " + out + "/gauges.csv:5: cannot resume: not a row of gauge samples (no time)", 0) ==
+        0);
+  // Intact, the restart goes on to the end and ends as one run does.
+  first_part();
+  r = shwa(dir, run + " --restart");
+  INFO(r.err);
+  CHECK(r.code == 0);
+  r = shwa(dir, run + " --set output.dir=" + (dir / "ref"));
+  REQUIRE(r.code == 0);
+  for (const char* f : {"gauges.csv", "asc/h_0004.asc", "shwa.pvd"}) {
+    INFO(f);
+    CHECK(slurp(out + "/" + f) == slurp(dir / (std::string("ref/") + f)));
+  }
+}

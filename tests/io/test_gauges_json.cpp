@@ -68,6 +68,41 @@ TEST_CASE("gauges: resuming drops rows after the restart and a torn last row", "
                     path + ": cannot resume: its gauges or columns differ from this run's");
 }
 
+TEST_CASE("gauges: the rows a restart keeps are counted and checked; a damaged row is named", "[io][gauges]") {
+  TempDir dir;
+  const std::string path = dir / "g.csv";
+  const std::vector<GaugePoint> points = {{"a", 1, 2}};
+  auto write_rows = [&](const std::string& rows) {
+    { GaugeWriter g(path, points, {"h", "u"}); }
+    std::FILE* f = std::fopen(path.c_str(), "ab");
+    std::fputs(rows.c_str(), f);
+    std::fclose(f);
+  };
+  write_rows("0,1,0\n1,1.5,-0.5\n2,2,0.5\n3,2.5,0.5\n");
+  CHECK(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 2) == 3);
+  CHECK(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 10) == 4);
+  // Counting writes nothing.
+  CHECK(SeriesTable::read(path).column("a.h").times().size() == 4);
+  // Lines 1 and 2 are the comments, line 3 the column names: rows begin on line 4.
+  write_rows("0,1,0\n1,1.5\n2,2,0.5\n");
+  CHECK_THROWS_WITH(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 2),
+                    path + ":5: cannot resume: 2 columns, the header has 3");
+  write_rows("0,1,0\n1,x,0\n");
+  CHECK_THROWS_WITH(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 2),
+                    path + ":5: cannot resume: column 2 is not a number: \"x\"");
+  write_rows("0,1,0\n2,1,0\n1,1,0\n");
+  CHECK_THROWS_WITH(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 2),
+                    path + ":6: cannot resume: time 1 s does not come after the previous row's, 2 s");
+  write_rows("0,1,0\n?,1,0\n");
+  CHECK_THROWS_WITH(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 2),
+                    path + ":5: cannot resume: not a row of gauge samples (no time)");
+  // A damaged row after the restart time is dropped with the others.
+  write_rows("0,1,0\n1,1,0\n3,x\n");
+  CHECK(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 2) == 2);
+  std::remove(path.c_str());
+  CHECK_THROWS_WITH(GaugeWriter::resumable_rows(path, points, {"h", "u"}, 2), path + ": cannot resume: the file is missing");
+}
+
 TEST_CASE("json: structure, escaping and full precision", "[io][json]") {
   JsonWriter j;
   j.begin_object()

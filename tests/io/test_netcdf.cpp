@@ -2,6 +2,8 @@
 
 #include <netcdf.h>
 
+#include <filesystem>
+
 #include <catch2/catch.hpp>
 
 #include "io/error.hpp"
@@ -179,6 +181,51 @@ TEST_CASE("netcdf: resuming drops the records after the restart time", "[io][net
   other.fields.push_back(describe_field("c"));
   CHECK_THROWS_WITH(NetcdfWriter::resume(path, other, 10),
                     path + ": cannot resume: no variable c: NetCDF: Variable not found");
+}
+
+TEST_CASE("netcdf: the records a restart keeps are counted from the bytes on disk; a cut or corrupt file is refused",
+          "[io][netcdf]") {
+  TempDir dir;
+  const std::string path = dir / "run.nc";
+  const NetcdfLayout l = layout(ScalarType::float64);
+  std::vector<double> h(6, 1), u(6, 0), bottom(6, 3);
+  auto write_file = [&](const std::vector<double>& times) {
+    NetcdfWriter w(path, l);
+    w.write_static({"H", bottom.data()});
+    for (double t : times) w.append(t, {{"h", h.data()}, {"u", u.data()}});
+  };
+  write_file({0, 10, 20, 30});
+  CHECK(NetcdfWriter::resumable_records(path, l, 20) == 3);
+  CHECK(NetcdfWriter::resumable_records(path, l, 100) == 4);
+  CHECK(NetcdfWriter::resumable_records(path, l, -1) == 0);
+  // Bytes past the records the header lists (a kill in the middle of the next record's write,
+  // before the header counted it) are no record: the listed ones are kept.
+  const auto size = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, size + 50);
+  CHECK(NetcdfWriter::resumable_records(path, l, 100) == 4);
+  // A record is 8 bytes of time and two fields of 6 doubles: cut 50 bytes, the last record is
+  // not whole, and whether a restart needs it cannot be told.
+  std::filesystem::resize_file(path, size - 50);
+  for (double up_to : {20.0, 30.0})
+    CHECK_THROWS_WITH(NetcdfWriter::resumable_records(path, l, up_to),
+                      path + ": cannot resume: the file is cut short: its header lists 4 records, 3 of which are "
+                             "whole in its " + std::to_string(size - 50) + " bytes (" + std::to_string(size) +
+                             " bytes whole)");
+  // Cut in the middle of the records: the same.
+  std::filesystem::resize_file(path, size / 2 + 10);
+  CHECK_THROWS_AS(NetcdfWriter::resume(path, l, 10), shwa::io::InputError);
+  // Cut in the header, or empty, or missing.
+  std::filesystem::resize_file(path, 40);
+  CHECK_THROWS_AS(NetcdfWriter::resumable_records(path, l, 20), shwa::io::InputError);
+  std::filesystem::resize_file(path, 0);
+  CHECK_THROWS_AS(NetcdfWriter::resumable_records(path, l, 20), shwa::io::InputError);
+  std::filesystem::remove(path);
+  CHECK_THROWS_WITH(NetcdfWriter::resumable_records(path, l, 20), path + ": cannot resume: the file is missing");
+  // Times that do not increase: the file is corrupt.
+  write_file({0, 10, 5});
+  CHECK_THROWS_WITH(NetcdfWriter::resumable_records(path, l, 20),
+                    path + ": cannot resume: record 2 has time 5 after 10 in record 1; the times of a file shwa "
+                           "wrote increase (the file is corrupt)");
 }
 
 TEST_CASE("netcdf: an unwritable place is an OutputError", "[io][netcdf]") {
