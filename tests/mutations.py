@@ -4,9 +4,9 @@ time, builds the core tests and reports which tests catch each bug and how long 
 
 It works on a scratch copy of the committed sources (git archive HEAD), never on the working
 tree: SCRATCH/src holds the copy and SCRATCH/build its build (Release, core tests only: no app,
-no MPI, no benchmarks). Each mutation replaces one exact line of one file; the file is restored
-before the next. A mutation whose line is not found is reported (the code moved on: update the
-list), as is one that no longer compiles.
+no MPI, no benchmarks). Each mutation replaces one exact line of one file (or a few, for one bug
+that takes more than one line); the file is restored before the next. A mutation whose line is not
+found is reported (the code moved on: update the list), as is one that no longer compiles.
 
     tests/mutations.py                    every mutation below
     tests/mutations.py friction stage     the ones named
@@ -28,7 +28,8 @@ import tarfile
 import time
 import io
 
-# name, file, the exact line (stripped) to replace, its replacement, what the bug is
+# name, file, the exact line (stripped) to replace, its replacement, what the bug is; a tuple of
+# lines and a tuple of their replacements for a bug of several lines
 MUTATIONS = [
     ("friction", "core/kernels.hpp",
      "const Real h73 = select(use, h * h * cbrt_h, Real(1));",
@@ -54,6 +55,13 @@ MUTATIONS = [
      "const bool fix1 = (l1L < Real(0)) & (l1R > Real(0));",
      "const bool fix1 = false;",
      "no entropy fix on the first acoustic field"),
+    # Without the fix on either field the time step collapses in Thacker's oscillation: the tests'
+    # step limit (tests/harness.hpp) has to stop the run.
+    ("entropy-fix-both", "core/roe.hpp",
+     ("const bool fix1 = (l1L < Real(0)) & (l1R > Real(0));",
+      "const bool fix3 = (l3L < Real(0)) & (l3R > Real(0));"),
+     ("const bool fix1 = false;", "const bool fix3 = false;"),
+     "no entropy fix on either acoustic field"),
     ("upwind-reversed", "core/roe.hpp",
      "const bool from_left = !(F <= Real(0));",
      "const bool from_left = F <= Real(0);",
@@ -149,14 +157,16 @@ def main():
         f = os.path.join(src, path)
         text = open(f).read()
         lines = text.split("\n")
-        hits = [i for i, l in enumerate(lines) if l.strip() == old]
-        if len(hits) != 1:
-            rows.append((name, what, f"line not found exactly once in {path} ({len(hits)})", ""))
+        olds, news = (old, new) if isinstance(old, tuple) else ((old,), (new,))
+        hits = [[i for i, l in enumerate(lines) if l.strip() == o] for o in olds]
+        if any(len(h) != 1 for h in hits):
+            counts = ", ".join(str(len(h)) for h in hits)
+            rows.append((name, what, f"line not found exactly once in {path} ({counts})", ""))
             continue
-        i = hits[0]
-        lines[i] = lines[i][: len(lines[i]) - len(lines[i].lstrip())] + new
+        for (i,), n in zip(hits, news):
+            lines[i] = lines[i][: len(lines[i]) - len(lines[i].lstrip())] + n
         open(f, "w").write("\n".join(lines))
-        print(f"{name}: {path}:{i + 1} ...", flush=True)
+        print(f"{name}: {path}:{','.join(str(h[0] + 1) for h in hits)} ...", flush=True)
         try:
             failed, out, secs = build_and_test()
         finally:
