@@ -95,6 +95,46 @@ io::Deck load_deck(const Arguments& a) {
   return d;
 }
 
+/// The blocks of the run's decomposition on this many ranks, or the io::InputError the run would
+/// give.
+std::pair<int, int> decomposition_dims(const RunConfig& cfg) {
+#ifdef SHWA_WITH_MPI
+  const io::Grid& g = cfg.grid;
+  const ParallelConfig& p = cfg.parallel;
+  const Grid global = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, p.halo_width);
+  const comm::Decomposition d = p.decomposition == "strips"   ? comm::Decomposition::strips()
+                                : p.decomposition == "forced" ? comm::Decomposition::forced(p.px, p.py)
+                                                              : comm::Decomposition::automatic();
+  try {
+    const comm::Dims dims = comm::choose_dims(world_size(), global, d);
+    return {dims.px, dims.py};
+  } catch (const comm::ConfigError& e) {
+    throw io::InputError(cfg.deck_path + ": [parallel]: " + e.what());
+  }
+#else
+  (void)cfg;
+  return {1, 1};
+#endif
+}
+
+/// The ranks on this rank's node (they share its host memory), and whether rank 0 is one of them.
+/// Collective.
+NodeShare node_share() {
+  NodeShare n;
+#ifdef SHWA_WITH_MPI
+  MPI_Comm node = MPI_COMM_NULL;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    throw std::runtime_error("MPI_Comm_split_type failed while the ranks looked for their nodes");
+  int lowest = 0;
+  const int me = world_rank();
+  MPI_Comm_size(node, &n.ranks);
+  MPI_Allreduce(&me, &lowest, 1, MPI_INT, MPI_MIN, node);
+  n.root = lowest == 0;
+  MPI_Comm_free(&node);
+#endif
+  return n;
+}
+
 /// How the run would split: every rank checks the decomposition against the ranks (an
 /// io::InputError, as the run would give).
 std::string parallel_line(const RunConfig& cfg) {
@@ -102,16 +142,9 @@ std::string parallel_line(const RunConfig& cfg) {
   const ParallelConfig& p = cfg.parallel;
   std::string how;
 #ifdef SHWA_WITH_MPI
-  Grid global = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, p.halo_width);
-  const comm::Decomposition d = p.decomposition == "strips"   ? comm::Decomposition::strips()
-                                : p.decomposition == "forced" ? comm::Decomposition::forced(p.px, p.py)
-                                                              : comm::Decomposition::automatic();
-  try {
-    const comm::Dims dims = comm::choose_dims(world_size(), global, d);
-    how = std::to_string(dims.px) + " x " + std::to_string(dims.py) + " blocks";
-  } catch (const comm::ConfigError& e) {
-    throw io::InputError(cfg.deck_path + ": [parallel]: " + e.what());
-  }
+  (void)g;
+  const auto [px, py] = decomposition_dims(cfg);
+  how = std::to_string(px) + " x " + std::to_string(py) + " blocks";
 #else
   (void)g;
   if (p.decomposition == "forced" && p.px * p.py != 1)
@@ -138,6 +171,16 @@ void print_check(const RunConfig& cfg, const std::string& parallel) {
               cfg.problem.c_str(), cfg.out.times.size(), io::format_double(cfg.t_end).c_str(), cfg.out.gauges.size(),
               cfg.bc.segments.size());
   std::fputs(parallel.c_str(), stdout);
+  if (cfg.memory) {
+    const MemoryAvailable& a = cfg.memory_available;
+    std::printf("# memory: about %s of host memory for rank 0%s%s\n", format_bytes(cfg.memory->host).c_str(),
+                a.host ? ("; " + format_bytes(*a.host) + " available (" + a.host_source + ")").c_str() : "",
+                cfg.memory->device > 0 ? ("; " + format_bytes(cfg.memory->device) + " of device memory a rank" +
+                                          (a.device ? " (" + format_bytes(*a.device) + " " + a.device_source + ")"
+                                                    : std::string()))
+                                             .c_str()
+                                       : "");
+  }
   std::printf("# outputs would go to %s\n", cfg.out.dir.c_str());
   // What `shwa run` would find there (output_files.hpp).
   if (const auto conflict = output_dir_conflict(cfg.out.dir, definition_metadata(cfg.definition)))
@@ -229,10 +272,16 @@ void check_ranks_agree(const RunConfig& cfg, const Arguments& a) {
 int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
   if (run.parsed() || check.parsed()) {
     // Every rank reads the deck; an error on any rank stops all, reported once.
+    // The memory a run needs is checked against what this node has before the state is built.
+    LoadOptions lo;
+    lo.restart = run.parsed() && a.restart;
+    lo.node = node_share();
+    lo.root = world_rank() == 0;
+    lo.dims = decomposition_dims;
     RunConfig cfg;
     on_all_ranks([&] {
       io::Deck deck = load_deck(a);
-      cfg = load_config(deck, a.deck);
+      cfg = load_config(deck, a.deck, lo);
     });
     check_ranks_agree(cfg, a);
     if (check.parsed()) {

@@ -300,25 +300,43 @@ SolverParams read_solver_params(Deck& d) {
   return p;
 }
 
+/// The grid of a run from rasters: the bathymetry raster's header (its values are not read yet),
+/// which the deck's [grid], if given, must match. `rasters` gets the rasters the initial state
+/// will read.
+io::Grid grid_from_files(Deck& d, std::vector<std::string>& rasters) {
+  const std::string key = "initial.bathymetry", bathy_path = d.get_path(key);
+  io::Grid header;
+  try {
+    header = io::read_esri_ascii_grid(bathy_path);
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " (the file of " + key + ", " + d.where(key) + ")");
+  }
+  io::Grid g = header;  // the raster's header gives the grid
+  if (d.has("grid.nx")) {
+    g = read_grid(d);
+    try {
+      io::check_same_grid(g, header, "the deck's [grid]", bathy_path);
+    } catch (const InputError& e) {
+      throw d.error(key, e.what());
+    }
+  } else {
+    declare_grid(d);
+  }
+  rasters = {bathy_path};
+  for (const char* k : {"initial.depth_file", "initial.surface_file", "initial.concentration_file", "physics.manning_file"})
+    if (d.has(k)) rasters.push_back(d.get_path(k));
+  return g;
+}
+
 /// The initial state from rasters: bottom, then depth or free surface, velocity, concentration.
 /// NODATA (NaN) in the bathymetry is land: 10 m above the highest valid point, so it stays dry
 /// and acts as a wall. NODATA in the surface raster is dry; in the concentration raster 0; in the
 /// Manning raster the constant physics.manning.
 void setup_from_files(Deck& d, RunConfig& cfg) {
-  io::Raster bathy = load_raster(d, "initial.bathymetry");
+  // cfg.grid is the raster's (grid_from_files), which the values read now fill.
+  io::Raster bathy = load_matching_raster(d, "initial.bathymetry", cfg.grid, "the deck's [grid]");
   const std::string bathy_path = d.get_path("initial.bathymetry");
   const bool elevation = d.get_choice("initial.bathymetry_is", "elevation", {"elevation", "depth"}) == "elevation";
-  if (d.has("grid.nx")) {
-    cfg.grid = read_grid(d);
-    try {
-      io::check_same_grid(cfg.grid, bathy, "the deck's [grid]", bathy_path);
-    } catch (const InputError& e) {
-      throw d.error("initial.bathymetry", e.what());
-    }
-  } else {
-    declare_grid(d);
-    cfg.grid = bathy;  // the raster's header gives the grid
-  }
   const io::Grid& g = cfg.grid;
   const std::size_t n = std::size_t(g.cells());
   InitialState& s = cfg.init;
@@ -579,33 +597,91 @@ void check_outputs_spare_inputs(const RunConfig& cfg, const Deck& d) {
 
 }  // namespace
 
-RunConfig load_config(Deck& d, const std::string& deck_path) {
+MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::string>& rasters, bool manning_field,
+                                   int px, int py, bool root, bool restart) {
+  MemoryModel m;
+  m.nx = cfg.grid.nx;
+  m.ny = cfg.grid.ny;
+  m.halo_width = cfg.parallel.halo_width;
+  m.px = px;
+  m.py = py;
+  m.root = root;
+  m.real_bytes = int(sizeof(Real));
+  m.device_is_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, DefaultExec::memory_space>::accessible;
+  m.rasters = int(rasters.size());
+  for (const std::string& r : rasters) {
+    std::error_code ec;
+    const auto bytes = fs::file_size(r, ec);
+    if (!ec) m.largest_raster_bytes = std::max<std::uint64_t>(m.largest_raster_bytes, bytes);
+  }
+  m.manning_field = manning_field;
+  m.maxima = cfg.out.maxima;
+  m.asc = cfg.out.has_format("asc");
+  m.png = cfg.out.has_format("png");
+  m.png_scale = cfg.out.png_scale;
+  m.gauges = int(cfg.out.gauges.size());
+  m.restart = restart;
+  return estimate_memory(m);
+}
+
+namespace {
+
+/// Refuses a run whose memory estimate exceeds what the machine has (resources.hpp), naming the
+/// grid's key; called before the initial state is built.
+void check_run_memory(RunConfig& cfg, Deck& d, const std::vector<std::string>& rasters, const LoadOptions& opt) {
+  const bool on = d.get_bool("numerics.memory_check", true);
+  if (!on || !opt.check_memory) return;
+  const auto [px, py] = opt.dims ? opt.dims(cfg) : std::pair<int, int>{1, 1};
+  const bool manning = d.has("physics.manning_file");
+  const MemoryEstimate root = estimate_run_memory(cfg, rasters, manning, px, py, true, opt.restart);
+  const MemoryEstimate other = estimate_run_memory(cfg, rasters, manning, px, py, false, opt.restart);
+  const MemoryAvailable avail = opt.available ? opt.available() : available_memory();
+  const std::string grid = "the " + std::to_string(cfg.grid.nx) + " x " + std::to_string(cfg.grid.ny) + " grid (" +
+                           std::to_string(cfg.grid.cells()) + " cells" +
+                           (px * py > 1 ? ", in " + std::to_string(px) + " x " + std::to_string(py) + " blocks" : "") +
+                           ")";
+  if (const auto why = memory_shortfall(grid, root, other, opt.node, opt.root, avail))
+    throw d.error(cfg.problem == "files" && !d.has("grid.nx") ? "initial.bathymetry" : "grid.nx", *why);
+  cfg.memory = opt.root ? root : other;
+  cfg.memory_available = avail;
+}
+
+}  // namespace
+
+RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& opt) {
   RunConfig cfg;
   cfg.deck_path = deck_path;
   cfg.params = read_solver_params(d);
   d.declare("initial.problem");
   d.declare("initial.bathymetry");
+  // First what sizes the run (the grid, the outputs, the decomposition), to check that it fits
+  // the machine before the initial state, the first allocation in proportion to the grid, is
+  // built.
+  std::vector<std::string> rasters;
   if (d.has("initial.problem")) {
     if (d.has("initial.bathymetry"))
       throw d.error("initial.bathymetry", "set initial.problem or initial.bathymetry, not both");
     cfg.problem = d.get_choice("initial.problem", problem_names());
     cfg.grid = read_grid(d);
-    setup_problem(cfg.problem, d, cfg);
   } else if (d.has("initial.bathymetry")) {
     cfg.problem = "files";
-    setup_from_files(d, cfg);
+    cfg.grid = grid_from_files(d, rasters);
   } else {
     throw d.error("initial.problem", "the deck must set initial.problem (one of dam_break, lake_at_rest, "
                                      "thacker, pollutant_patch) or initial.bathymetry (a raster)");
   }
-  apply_spill(d, cfg);
-  cfg.bc = read_boundaries(d, cfg.grid);
   cfg.t_end = d.get_double("time.end", require_positive());
   cfg.checkpoint_interval = d.get_double("time.checkpoint_interval", 0.0, require_nonnegative());
   cfg.health_interval = d.get_int("numerics.health_interval", 10, require_in(1, 1000000));
   cfg.max_clipped_fraction = d.get_double("numerics.max_clipped_fraction", 1e-3, require_nonnegative());
   cfg.out = read_output(d, deck_path, cfg.grid, cfg.t_end);
   cfg.parallel = read_parallel(d);
+  check_run_memory(cfg, d, rasters, opt);
+
+  if (cfg.problem == "files") setup_from_files(d, cfg);
+  else setup_problem(cfg.problem, d, cfg);
+  apply_spill(d, cfg);
+  cfg.bc = read_boundaries(d, cfg.grid);
   check_initial_magnitudes(cfg, d);
   check_step_count(cfg, d);
   d.check_unused();

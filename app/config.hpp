@@ -8,6 +8,8 @@
 // is documented in inputs/README.md.
 #pragma once
 
+#include "resources.hpp"
+
 #include "boundary.hpp"
 #include "solver.hpp"
 
@@ -17,6 +19,8 @@
 
 #include <functional>
 #include <map>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -92,11 +96,37 @@ struct RunConfig {
   ParallelConfig parallel;
   std::string resolved_deck;  // TOML of every key set or defaulted
   RunDefinition definition;
+  /// What load_config estimated this rank needs and found available (not set when the check
+  /// is off).
+  std::optional<MemoryEstimate> memory;
+  MemoryAvailable memory_available;
+};
+
+/// How load_config sizes a run against the machine before it builds the initial state
+/// (resources.hpp): the run's ranks and decomposition, and what the machine has.
+struct LoadOptions {
+  bool check_memory = true;  // refuse a run whose memory estimate exceeds what is available
+  bool restart = false;      // the run reads a checkpoint
+  NodeShare node;            // the ranks sharing this rank's node
+  bool root = true;          // this is rank 0
+  /// Blocks along x and y of the run's decomposition (cfg's grid and [parallel] are read);
+  /// throws io::InputError if there is none. Empty: one block.
+  std::function<std::pair<int, int>(const RunConfig& cfg)> dims;
+  /// What the machine has. Empty: available_memory().
+  std::function<MemoryAvailable()> available;
 };
 
 /// Reads and validates the whole configuration. Throws io::InputError "FILE:LINE: KEY: message"
-/// (or io::OutputError for an output directory that cannot be written).
-RunConfig load_config(io::Deck& deck, const std::string& deck_path);
+/// (or io::OutputError for an output directory that cannot be written). Before the initial state
+/// is built (the first allocation in proportion to the grid), the memory the run needs is
+/// estimated and a run that does not fit is refused (numerics.memory_check = false skips it).
+RunConfig load_config(io::Deck& deck, const std::string& deck_path, const LoadOptions& opt = {});
+
+/// The estimate of the memory a rank of `cfg` needs (cfg's grid, outputs, gauges and [parallel]
+/// read; its initial state need not be built): `root` for rank 0, which gathers whole fields.
+/// `rasters` are the files the initial state reads.
+MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::string>& rasters, bool manning_field,
+                                   int px, int py, bool root, bool restart);
 
 /// Throws io::OutputError unless `dir` exists as a writable directory or can be created (its
 /// nearest existing ancestor is a writable directory). Creates nothing.

@@ -123,10 +123,10 @@ const std::vector<float>& Checkpoint::floats(const std::string& name) const {
 }
 
 void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  // The header and metadata are assembled in memory; the arrays go to the file straight from
+  // the caller's vectors, the CRC running over every byte as it is written, so that writing
+  // holds no second copy of the fields.
   Writer w;
-  w.bytes(kMagic, sizeof kMagic);
-  w.put(kVersion);
-  w.put(std::uint64_t{0});  // payload size, filled in below
   w.put(static_cast<std::uint32_t>(c.precision));
   w.put(static_cast<std::int32_t>(c.nx));
   w.put(static_cast<std::int32_t>(c.ny));
@@ -138,23 +138,41 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     w.put(v);
   }
   w.put(static_cast<std::uint32_t>(c.arrays.size()));
-  for (const auto& [name, array] : c.arrays) {
-    w.put(name);
+  std::uint64_t payload = w.out.size();
+  for (const auto& [name, array] : c.arrays)
     std::visit(
         [&](const auto& values) {
           using T = typename std::decay_t<decltype(values)>::value_type;
-          w.put(static_cast<std::uint8_t>(sizeof(T)));
-          w.put(static_cast<std::uint64_t>(values.size()));
-          w.bytes(values.data(), values.size() * sizeof(T));
+          payload += 4 + name.size() + 1 + 8 + values.size() * sizeof(T);
+        },
+        array);
+  Writer head;
+  head.bytes(kMagic, sizeof kMagic);
+  head.put(kVersion);
+  head.put(payload);
+  head.bytes(w.out.data(), w.out.size());
+
+  AtomicFile f(path);
+  std::uint32_t crc = 0;
+  auto emit = [&](const void* p, std::size_t n) {
+    crc = crc32(p, n, crc);
+    f.write(p, n);
+  };
+  emit(head.out.data(), head.out.size());
+  for (const auto& [name, array] : c.arrays) {
+    std::visit(
+        [&](const auto& values) {
+          using T = typename std::decay_t<decltype(values)>::value_type;
+          Writer a;
+          a.put(name);
+          a.put(static_cast<std::uint8_t>(sizeof(T)));
+          a.put(static_cast<std::uint64_t>(values.size()));
+          emit(a.out.data(), a.out.size());
+          emit(values.data(), values.size() * sizeof(T));
         },
         array);
   }
-  const std::uint64_t payload = w.out.size() - kPreamble;
-  std::memcpy(&w.out[sizeof kMagic + 4], &payload, sizeof payload);
-  w.put(crc32(w.out.data(), w.out.size()));
-
-  AtomicFile f(path);
-  f.write(w.out);
+  f.write(&crc, sizeof crc);
   f.commit(/*durable=*/true);
 }
 

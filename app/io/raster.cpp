@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -126,13 +128,10 @@ class HeaderReader {
 
 }  // namespace
 
-Raster parse_esri_ascii(std::string_view text, const std::string& name) {
-  text = without_utf8_bom(text);
-  check_line_ends(text, name);
-  HeaderReader header(text, name);
-  std::size_t pos = header.read();
+namespace {
 
-  Raster r;
+// The grid an ESRI header describes; `header` has read it.
+void grid_of_header(const HeaderReader& header, Grid& r) {
   r.nx = header.positive_int("ncols");
   r.ny = header.positive_int("nrows");
   if (header.has("cellsize")) {
@@ -150,6 +149,47 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name) {
   const std::string ykey = header.one_of("yllcorner", "yllcenter");
   r.x0 = header.number(xkey, false) - (xkey == "xllcenter" ? r.dx / 2 : 0);
   r.y0 = header.number(ykey, false) - (ykey == "yllcenter" ? r.dy / 2 : 0);
+}
+
+}  // namespace
+
+Grid read_esri_ascii_grid(const std::string& path) {
+  // The header fills the first few lines; a file whose header does not end within this many
+  // bytes is read whole (and its header error reported as parse_esri_ascii reports it).
+  constexpr std::size_t kHead = 1 << 16;
+  // Anything but a readable regular file gets the error reading it whole gives.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return parse_esri_ascii(read_text_file(path), path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return parse_esri_ascii(read_text_file(path), path);
+  std::string head(kHead, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  const bool whole = head.size() < kHead;
+  // Up to the last line end, so that no line is cut; the data lines that follow are ignored.
+  const std::size_t last = head.rfind('\n');
+  if (!whole) {
+    if (last == std::string::npos) return parse_esri_ascii(read_text_file(path), path);
+    head.resize(last + 1);
+  }
+  std::string_view text = without_utf8_bom(head);
+  check_line_ends(text, path);
+  HeaderReader header(text, path);
+  const std::size_t data = header.read();
+  if (data >= text.size() && !whole) return parse_esri_ascii(read_text_file(path), path);
+  Grid g;
+  grid_of_header(header, g);
+  return g;
+}
+
+Raster parse_esri_ascii(std::string_view text, const std::string& name) {
+  text = without_utf8_bom(text);
+  check_line_ends(text, name);
+  HeaderReader header(text, name);
+  std::size_t pos = header.read();
+
+  Raster r;
+  grid_of_header(header, r);
   std::optional<double> nodata;
   if (header.has("nodata_value")) nodata = header.number("nodata_value", false);
 
@@ -250,15 +290,20 @@ void write_esri_ascii(const std::string& path, const Raster& r) {
   if (r.dx == r.dy) out += "cellsize " + format_double(r.dx) + "\n";
   else out += "dx " + format_double(r.dx) + "\ndy " + format_double(r.dy) + "\n";
   out += "NODATA_value " + format_double(nodata) + "\n";
+  // A row at a time, so that the text of a large grid is never all in memory.
+  AtomicFile f(path);
+  f.write(out);
   for (int j = r.ny - 1; j >= 0; --j) {
+    out.clear();
     for (int i = 0; i < r.nx; ++i) {
       const double x = r.at(i, j);
       if (i > 0) out += ' ';
       out += format_double(std::isnan(x) ? nodata : x);
     }
     out += '\n';
+    f.write(out);
   }
-  write_file_atomically(path, out);
+  f.commit();
 }
 
 void check_same_grid(const Grid& a, const Grid& b, const std::string& name_a, const std::string& name_b) {

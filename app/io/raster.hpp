@@ -38,6 +38,9 @@ struct Raster : Grid {
 // unreadable file, malformed header, a row of the wrong length, a file that ends early or goes on
 // after the last row, non-numeric or non-finite values.
 Raster read_esri_ascii(const std::string& path);
+// The grid of an .asc file from its header alone, without reading its values (to size a run
+// before allocating it). Throws the InputError that read_esri_ascii gives for a bad header.
+Grid read_esri_ascii_grid(const std::string& path);
 // The same from text in memory; `name` stands for the file name in messages.
 Raster parse_esri_ascii(std::string_view text, const std::string& name);
 

@@ -124,10 +124,21 @@ std::string read_text_file(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": cannot read: is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot read: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // A regular file straight into a string of its size (no stream buffer that doubles as it
+  // grows, no copy out of it: large rasters and checkpoints are held once); then whatever
+  // follows, a block at a time (a file that grew, or one that is not regular).
+  std::string text;
+  std::error_code size_ec;
+  const auto size = std::filesystem::is_regular_file(path, size_ec) ? std::filesystem::file_size(path, size_ec) : 0;
+  if (!size_ec && size > 0) {
+    text.resize(static_cast<std::size_t>(size));
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  char block[1 << 16];
+  while (in && (in.read(block, sizeof block), in.gcount() > 0)) text.append(block, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw InputError(path + ": cannot read: " + std::strerror(errno));
-  return ss.str();
+  return text;
 }
 
 void check_line_ends(std::string_view text, const std::string& name, const std::string& prefix) {

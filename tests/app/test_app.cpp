@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -370,6 +371,37 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                    "deck.toml:9: numerics.max_steps: the first time step, 1.01");
     write(dir / "deck.toml", raster_deck(dir) + "[numerics]\nmax_steps = 10\n");
     CHECK(shwa(dir, "check " + (dir / "deck.toml")).code == 0);
+  }
+  SECTION("a grid that needs more memory than the machine has is refused at once, before its state is built") {
+    // 2^31 cells, the most a deck may give: several hundred GB for its initial state alone.
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    long long kb = 0, available_kb = -1;
+    while (meminfo >> key >> kb) {
+      if (key == "MemAvailable:") available_kb = kb;
+      meminfo.ignore(64, '\n');
+    }
+    if (available_kb > (1LL << 30)) {  // more than 1 TiB: such a run may fit
+      WARN("this machine has " << available_kb / (1 << 20) << " GiB available: the refusal of a 2^31-cell grid is not tested");
+    } else {
+      std::string dam = kDamBreak;
+      const std::string grid = "nx = 60\nny = 20";
+      dam.replace(dam.find(grid), grid.size(), "nx = 1048576\nny = 2048");
+      for (const char* command : {"check", "run"}) {
+        INFO(command);
+        const auto t0 = std::chrono::steady_clock::now();
+        expect_refused(dir, dam + "[output]\ndir = \"" + (dir / "out") + "\"\n",
+                       "deck.toml:3: grid.nx: the 1048576 x 2048 grid (2147483648 cells) needs about ", command);
+        const Result r = shwa(dir, std::string(command) + " " + (dir / "deck.toml"));
+        CHECK(r.err.find(" of host memory on its rank, more than the ") != std::string::npos);
+        CHECK(r.err.find(" available (") != std::string::npos);
+        CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60));
+      }
+      // No child grew to the size of the grid's state (16 GiB a field).
+      struct rusage use {};
+      getrusage(RUSAGE_CHILDREN, &use);
+      CHECK(use.ru_maxrss < 1024L * 1024);  // KiB: less than 1 GiB
+    }
   }
   SECTION("a bad command line") {
     const Result r = shwa(dir, "run");

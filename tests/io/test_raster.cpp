@@ -115,6 +115,48 @@ TEST_CASE("raster: missing or unreadable file", "[io][raster]") {
                        Catch::Message(dir.path().string() + ": cannot read: is a directory"));
 }
 
+TEST_CASE("raster: the grid from the header alone, with the errors a whole read gives", "[io][raster]") {
+  TempDir dir;
+  auto put = [&](const std::string& name, const std::string& text) {
+    std::FILE* f = std::fopen((dir / name).c_str(), "wb");
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    return dir / name;
+  };
+  // A header that claims far more values than the file holds: the grid is the header's, and no
+  // value is read (a whole read refuses the file).
+  const std::string big = put("big.asc", "\xEF\xBB\xBFncols 40000\r\nnrows 30000\r\nxllcenter 5\r\nyllcorner -2\r\n"
+                                         "dx 10\r\ndy 20\r\n1 2 3\r\n");
+  const Grid g = shwa::io::read_esri_ascii_grid(big);
+  CHECK(g.nx == 40000);
+  CHECK(g.ny == 30000);
+  CHECK(g.dx == 10);
+  CHECK(g.dy == 20);
+  CHECK(g.x0 == 0);
+  CHECK(g.y0 == -2);
+  CHECK_THROWS_AS(read_esri_ascii(big), InputError);
+  // The header's errors are those of a whole read, line included.
+  const std::string bad = put("bad.asc", "ncols 2\nnrows two\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2\n3 4\n");
+  std::string whole, head;
+  try {
+    read_esri_ascii(bad);
+  } catch (const InputError& e) {
+    whole = e.what();
+  }
+  try {
+    shwa::io::read_esri_ascii_grid(bad);
+  } catch (const InputError& e) {
+    head = e.what();
+  }
+  CHECK(head == whole);
+  CHECK(head.rfind(bad + ":2: nrows", 0) == 0);
+  CHECK_THROWS_MATCHES(shwa::io::read_esri_ascii_grid(dir / "none.asc"), InputError,
+                       Catch::Message(dir / "none.asc" + ": cannot read: No such file or directory"));
+  // A header longer than the part read first is read whole.
+  const std::string padded = put("padded.asc", std::string(kHeader).insert(8, std::string(70000, ' ')) + "1 2\n3 4\n");
+  CHECK(shwa::io::read_esri_ascii_grid(padded).nx == 2);
+}
+
 TEST_CASE("raster: malformed headers name the line and key", "[io][raster]") {
   const auto error = [](const std::string& text) {
     try {

@@ -1,0 +1,203 @@
+// shwa/app/resources.cpp — see resources.hpp.
+#include "resources.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#elif defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace shwa::app {
+
+namespace {
+
+using U = std::uint64_t;
+
+/// Gauge samples the device buffer holds (simulation.cpp's kGaugeRows).
+constexpr U kGaugeRows = 256;
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const MemoryModel& m) {
+  const U D = sizeof(double), r = U(m.real_bytes), k = U(m.halo_width);
+  const U N = U(m.nx) * U(m.ny);
+  // The largest block: split_evenly gives the first blocks one cell more.
+  const U bx = (U(m.nx) + U(m.px) - 1) / U(m.px), by = (U(m.ny) + U(m.py) - 1) / U(m.py);
+  const U B = bx * by, P = (bx + 2 * k) * (by + 2 * k);
+  const U man = m.manning_field ? 1 : 0;
+
+  // Device: the solver's two states (4 fields each), H, g n^2 and the n it comes from; the
+  // QuietMap (an int per 8 x 8 cells); diagnostics (2 packed copies) and maxima (3 maps) of the
+  // owned cells; the gauge buffer; the halo buffers (send and receive, 4 fields, k layers
+  // around the block; on the host too where they are staged).
+  U device = r * P * (9 + 2 * man) + 4 * ((by + 2 * k + 7) / 8) * ((bx + 2 * k + 7) / 8) + 5 * r * B +
+             kGaugeRows * 4 * U(m.gauges) * r;
+  if (m.px * m.py > 1) device += 2 * 4 * r * k * (2 * (bx + by) + 4 * k);
+  device += kDeviceAllowance;
+
+  // Host, by phase: what lives through the run, plus each phase's own.
+  const U init = D * N * (5 + man);
+  const U mirror = m.device_is_host ? 0 : r * P;  // a host copy of one padded field
+  // Reading the rasters: the bathymetry's values stay while each other raster's values and
+  // text are read.
+  const U load = init + (m.rasters > 0 ? D * N * U(std::min(m.rasters, 2)) + m.largest_raster_bytes : 0);
+  const U run = init + (m.root ? D * N : 0);  // the root keeps the gathered bathymetry
+  // Set-up: the Manning values of the padded block, the mirrors of the fields set, the gather
+  // of the bathymetry.
+  const U setup = run + D * P + mirror * (5 + man) + D * B + (m.root ? D * N : 0);
+  // An output: the block's conserved fields and its 5 derived ones, on the root the 5 derived
+  // fields of the whole grid and a gather's buffer, and the writers' copies.
+  U writer = 0;
+  if (m.root && m.asc) writer = std::max(writer, D * N);
+  if (m.root && m.png) writer = std::max(writer, 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale));
+  const U frame = run + 10 * D * B + mirror + (m.root ? 6 * D * N + writer : 0);
+  // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
+  // one being gathered, a gather's buffer, the gathered doubles and their copy.
+  const U arrays = 4 + (m.maxima ? 3 : 0);
+  const U checkpoint = run + D * B + mirror + (m.root ? arrays * r * N + 3 * D * N : 0);
+  // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from
+  // doubles of the whole grid.
+  const U restart = m.restart ? run + D * B + mirror + (m.root ? 2 * arrays * r * N + 2 * D * N : 0) : 0;
+  U host = std::max({load, setup, frame, checkpoint, restart}) + kGaugeRows * 4 * U(m.gauges) * r + kProgramAllowance;
+  if (m.device_is_host) return {host + device, 0};
+  if (m.px * m.py > 1) host += 2 * 4 * r * k * (2 * (bx + by) + 4 * k);  // staged halo buffers
+  return {host, device};
+}
+
+MemoryAvailable available_memory() {
+  MemoryAvailable a;
+  // The node's: MemAvailable, the kernel's estimate of what can be allocated without swapping.
+  {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    U value = 0;
+    std::string unit;
+    while (in >> key >> value) {
+      std::getline(in, unit);
+      if (key == "MemAvailable:") {
+        a.host = value * 1024;
+        a.host_source = "MemAvailable in /proc/meminfo";
+        break;
+      }
+    }
+  }
+  if (!a.host) {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0) {
+      a.host = U(pages) * U(size);
+      a.host_source = "available pages (sysconf)";
+    }
+  }
+  // A cgroup's limit (v2: memory.max and memory.current of the process's group; v1: the memory
+  // controller's limit and usage) where it leaves less.
+  auto read_u = [](const std::string& path) -> std::optional<U> {
+    std::ifstream in(path);
+    std::string s;
+    if (!(in >> s) || s == "max") return std::nullopt;
+    try {
+      return U(std::stoull(s));
+    } catch (...) {
+      return std::nullopt;
+    }
+  };
+  std::string group2, group1;
+  {
+    std::ifstream in("/proc/self/cgroup");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("0::", 0) == 0) group2 = line.substr(3);
+      const std::size_t c = line.find(":memory:");
+      if (c != std::string::npos) group1 = line.substr(c + 8);
+    }
+  }
+  std::optional<U> limit, usage;
+  std::string where;
+  if (!group2.empty()) {
+    for (std::string g = group2; limit == std::nullopt; g = g.substr(0, g.rfind('/'))) {
+      limit = read_u("/sys/fs/cgroup" + (g == "/" ? std::string() : g) + "/memory.max");
+      if (limit) {
+        usage = read_u("/sys/fs/cgroup" + (g == "/" ? std::string() : g) + "/memory.current");
+        where = "the cgroup limit in /sys/fs/cgroup" + (g == "/" ? std::string() : g) + "/memory.max";
+      }
+      if (g.empty() || g == "/") break;
+    }
+  }
+  if (!limit && !group1.empty()) {
+    const std::string base = "/sys/fs/cgroup/memory" + (group1 == "/" ? std::string() : group1);
+    limit = read_u(base + "/memory.limit_in_bytes");
+    usage = read_u(base + "/memory.usage_in_bytes");
+    where = "the cgroup limit in " + base + "/memory.limit_in_bytes";
+    if (limit && *limit >= (U(1) << 60)) limit.reset();  // v1's "no limit"
+  }
+  if (limit) {
+    const U left = *limit > usage.value_or(0) ? *limit - usage.value_or(0) : 0;
+    if (!a.host || left < *a.host) {
+      a.host = left;
+      a.host_source = where + " less the group's usage";
+    }
+  }
+
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
+    a.device = U(free);
+    int dev = 0;
+    cudaGetDevice(&dev);
+    a.device_source = "free on GPU " + std::to_string(dev) + " (cudaMemGetInfo)";
+  }
+#elif defined(KOKKOS_ENABLE_HIP)
+  std::size_t free = 0, total = 0;
+  if (hipMemGetInfo(&free, &total) == hipSuccess) {
+    a.device = U(free);
+    int dev = 0;
+    hipGetDevice(&dev);
+    a.device_source = "free on GPU " + std::to_string(dev) + " (hipMemGetInfo)";
+  }
+#endif
+  return a;
+}
+
+std::string format_bytes(U bytes) {
+  char buf[32];
+  const double x = double(bytes);
+  if (x >= double(U(1) << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", x / double(U(1) << 30));
+  else if (x >= double(U(1) << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", x / double(U(1) << 20));
+  else std::snprintf(buf, sizeof buf, "%.0f KiB", x / 1024);
+  return buf;
+}
+
+std::optional<std::string> memory_shortfall(const std::string& grid, const MemoryEstimate& root,
+                                            const MemoryEstimate& other, const NodeShare& node, bool this_is_root,
+                                            const MemoryAvailable& avail) {
+  const std::string hint = " (a coarser grid, more nodes, or numerics.memory_check = false to try anyway)";
+  if (avail.host) {
+    const int others = std::max(0, node.ranks - (node.root ? 1 : 0));
+    const U need = (node.root ? root.host : 0) + U(others) * other.host;
+    if (need > *avail.host) {
+      const std::string who =
+          node.ranks == 1 ? std::string("on its rank")
+                          : "for the " + std::to_string(node.ranks) + " ranks on this node (" +
+                                (node.root ? format_bytes(root.host) + " for rank 0" +
+                                                 (others > 0 ? ", " + format_bytes(other.host) + " for each other" : "")
+                                           : format_bytes(other.host) + " each") +
+                                ")";
+      return grid + " needs about " + format_bytes(need) + " of host memory " + who + ", more than the " +
+             format_bytes(*avail.host) + " available (" + avail.host_source + ")" + hint;
+    }
+  }
+  const MemoryEstimate& mine = this_is_root ? root : other;
+  if (avail.device && mine.device > *avail.device)
+    return grid + " needs about " + format_bytes(mine.device) + " of device memory on each rank, more than the " +
+           format_bytes(*avail.device) + " " + avail.device_source + hint;
+  return std::nullopt;
+}
+
+}  // namespace shwa::app

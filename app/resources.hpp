@@ -1,0 +1,93 @@
+// shwa/app/resources.hpp — the memory a run needs, estimated from its configuration before any
+// of its state is allocated, and the memory the machine has for it.
+//
+// The estimate counts what a run allocates in proportion to its grid, per rank, at the peak of
+// each phase (app/simulation.cpp):
+//   - the initial state of the whole grid on the host (5 doubles a cell, 6 with a Manning
+//     raster), which every rank builds and keeps for the run (config.hpp), and while it is built
+//     the rasters read (the bathymetry's values, one more raster's and its text);
+//   - on the device, the block's padded fields: two sets of the 4 conserved variables, the
+//     bathymetry (and g n^2 with a Manning raster, with the field it comes from at set-up), the
+//     QuietMap, the diagnostics' 2 packed copies and the 3 maxima maps of the owned cells, the
+//     gauge buffer and the halo buffers;
+//   - on the root rank, the gathered bathymetry kept for the outputs, and at an output the
+//     derived fields of the block and of the whole grid (5 each) with a gather's buffer and the
+//     writers' own copies (ESRI ASCII a raster, PNG two fields and the image); at a checkpoint
+//     the whole-grid arrays in the run's precision with a gather's buffers; on a restart the
+//     checkpoint read whole and its arrays;
+//   - where the device's memory is not the host's, the host mirrors of the padded fields.
+// Program code, libraries and the runtime are a fixed allowance. Where the build's device memory
+// is host memory (Serial, OpenMP) the two add up against the host's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shwa::app {
+
+/// What the estimate depends on: the run's configuration before its state is built.
+struct MemoryModel {
+  std::int64_t nx = 1, ny = 1;  // the whole grid
+  int halo_width = 1;           // ghost layers
+  int px = 1, py = 1;           // blocks along x and y: the largest block is estimated
+  bool root = true;             // the rank that gathers whole fields for outputs and checkpoints
+  int real_bytes = 8;           // the run's precision
+  bool device_is_host = true;   // the device's memory is the host's (Serial, OpenMP)
+  int rasters = 0;              // rasters the initial state reads (ESRI ASCII, read whole)
+  std::uint64_t largest_raster_bytes = 0;
+  bool manning_field = false;   // a Manning raster: a sixth initial field, g n^2 on the device
+  bool maxima = true;           // output.maxima: 3 more arrays in checkpoints
+  bool asc = false, png = false;  // writers that copy whole fields on the root
+  int png_scale = 1;
+  int gauges = 0;
+  bool restart = false;         // reads a checkpoint of the whole grid
+};
+
+struct MemoryEstimate {
+  std::uint64_t host = 0;    // bytes of host memory at the peak, the fixed allowance included
+  std::uint64_t device = 0;  // bytes of device memory (0 where the device's memory is the host's)
+};
+
+/// Bytes of the program itself (code, libraries, runtimes) that the estimates add.
+inline constexpr std::uint64_t kProgramAllowance = std::uint64_t(96) << 20;
+/// Bytes a device run needs besides its Views (kernel scratch, reduction buffers, the runtime).
+inline constexpr std::uint64_t kDeviceAllowance = std::uint64_t(64) << 20;
+
+/// The estimate for one rank of the model: where the device's memory is the host's, its Views
+/// are in `host` and `device` is 0.
+MemoryEstimate estimate_memory(const MemoryModel& m);
+
+/// What the machine has for the run.
+struct MemoryAvailable {
+  std::optional<std::uint64_t> host;    // bytes the node can still give (see available_memory)
+  std::string host_source;              // where the figure comes from, for messages
+  std::optional<std::uint64_t> device;  // bytes free on this rank's GPU (GPU builds)
+  std::string device_source;
+};
+
+/// The host's MemAvailable (/proc/meminfo; sysconf's available pages where there is none), less
+/// where a cgroup (a container, a batch job) limits the process further, to that limit less its
+/// usage; the free memory of the GPU this rank uses (cudaMemGetInfo, hipMemGetInfo) in GPU builds,
+/// which needs Kokkos initialized.
+MemoryAvailable available_memory();
+
+/// How the ranks share the node of this rank: its host memory serves them all.
+struct NodeShare {
+  int ranks = 1;       // ranks on this node
+  bool root = true;    // rank 0 is one of them
+};
+
+/// "1.50 GiB": bytes for messages.
+std::string format_bytes(std::uint64_t bytes);
+
+/// Why a run whose estimate is `root` for rank 0 and `other` for each other rank does not fit,
+/// or nothing: the host memory the ranks of this node need together against `avail.host`, the
+/// device memory of this rank against `avail.device`. The sentence names `grid` (its size), the
+/// figures and where the available one comes from. A figure that is not known is not checked.
+std::optional<std::string> memory_shortfall(const std::string& grid, const MemoryEstimate& root,
+                                            const MemoryEstimate& other, const NodeShare& node, bool this_is_root,
+                                            const MemoryAvailable& avail);
+
+}  // namespace shwa::app
