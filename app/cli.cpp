@@ -7,6 +7,7 @@
 #include "config.hpp"
 #include "output_files.hpp"
 #include "outputs.hpp"
+#include "problems.hpp"
 #include "signals.hpp"
 #include "simulation.hpp"
 
@@ -26,6 +27,7 @@
 #include <mpi.h>
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -215,6 +217,17 @@ void print_info() {
   }
   std::printf("output formats: %s\n", built.c_str());
   std::printf("output formats not in this build:%s\n", missing.empty() ? " none" : missing.c_str());
+  // The deck's other choices, from the tables that define them (inputs/README.md lists the same).
+  std::printf("\noutput fields (output.fields; gauges.csv has them all):\n");
+  for (const OutputFieldInfo& f : output_fields()) std::printf("  %s: %s\n", f.name.c_str(), f.description.c_str());
+  std::printf("built-in problems (initial.problem):\n");
+  for (const ProblemInfo& p : problems()) {
+    std::string keys = p.keys;
+    keys.erase(std::remove(keys.begin(), keys.end(), '`'), keys.end());  // Markdown's code marks
+    std::printf("  %s: %s\n    [initial] keys: %s\n", p.name.c_str(), p.description.c_str(), keys.c_str());
+  }
+  std::printf("boundary types (boundary.SIDE.type):\n");
+  for (const BoundaryTypeInfo& b : boundary_types()) std::printf("  %s: %s\n", b.name.c_str(), b.description.c_str());
   std::printf("\nKokkos configuration:\n");
   std::fflush(stdout);
   Kokkos::print_configuration(std::cout, false);
@@ -339,7 +352,8 @@ int main(int argc, char** argv) {
              "4 SIGINT, SIGTERM or SIGHUP stopped the run after writing a checkpoint (a second signal ends it at once).");
   CLI::App* run = app.add_subcommand("run", "Run the simulation a deck describes");
   CLI::App* check = app.add_subcommand("check", "Validate a deck and print its resolved configuration; run nothing");
-  app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision, MPI support and the output formats");
+  app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision, MPI support, the "
+                             "output formats, and the output fields, built-in problems and boundary types of decks");
   for (CLI::App* sub : {run, check}) {
     sub->add_option("deck", a.deck, "The input deck (TOML)")->required()->type_name("DECK");
     sub->add_option("--set,-s", a.sets, "Override a deck value (repeatable): --set numerics.cfl=0.5")

@@ -34,7 +34,6 @@ using io::require_positive;
 namespace {
 
 const char* const kSides[kNumSides] = {"west", "east", "south", "north"};
-const std::vector<std::string> kFields = {"h", "eta", "u", "v", "c"};
 
 std::string fmt(double x) { return io::format_double(x); }
 
@@ -132,21 +131,44 @@ Series read_concentration(Deck& d, const std::string& p) {
   return Series(d.get_double(p + ".concentration", 0.0, require_nonnegative()));
 }
 
-BcType read_bc_type(Deck& d, const std::string& key) {
-  const std::string t = d.get_choice(key, "wall", {"wall", "open", "stage", "discharge"});
-  if (t == "open") return BcType::Open;
-  if (t == "stage") return BcType::Stage;
-  if (t == "discharge") return BcType::Discharge;
-  return BcType::Wall;
+}  // namespace
+
+const std::vector<BoundaryTypeInfo>& boundary_types() {
+  static const std::vector<BoundaryTypeInfo> table = {
+      {"wall", BcType::Wall,
+       "a wall (the default): the interior mirrored, the normal discharge reversed; the bottom mirrored too",
+       nullptr},
+      {"open", BcType::Open, "zero gradient: the first interior cells copied outwards", nullptr},
+      {"stage", BcType::Stage,
+       "a free-surface level eta [m] (value or series): depth max(0, eta + H), the interior's velocity and "
+       "concentration",
+       [](Deck& d, const std::string& p, BcSegment& seg) { seg.stage = read_series(d, p, "stage"); }},
+      {"discharge", BcType::Discharge,
+       "an inflow [m^3/s] (value or series) spread evenly over the side or segment, of a concentration; the "
+       "interior's depth, at least the critical depth",
+       [](Deck& d, const std::string& p, BcSegment& seg) {
+         seg.discharge = read_series(d, p, "discharge");
+         seg.concentration = read_concentration(d, p);
+       }},
+  };
+  return table;
 }
 
-/// A segment's type and values (stage or discharge + concentration).
-void read_segment_values(Deck& d, const std::string& p, BcSegment& seg) {
-  if (seg.type == BcType::Stage) seg.stage = read_series(d, p, "stage");
-  if (seg.type == BcType::Discharge) {
-    seg.discharge = read_series(d, p, "discharge");
-    seg.concentration = read_concentration(d, p);
-  }
+const BoundaryTypeInfo& boundary_type(BcType type) {
+  for (const BoundaryTypeInfo& b : boundary_types())
+    if (b.type == type) return b;
+  throw std::logic_error("boundary type " + std::to_string(int(type)) + " has no entry in boundary_types()");
+}
+
+namespace {
+
+/// The boundary type `key` names; wall where it is not set.
+const BoundaryTypeInfo& read_bc_type(Deck& d, const std::string& key) {
+  std::vector<std::string> names;
+  for (const BoundaryTypeInfo& b : boundary_types()) names.push_back(b.name);
+  const std::string t = d.get_choice(key, boundary_type(BcType::Wall).name, names);
+  return *std::find_if(boundary_types().begin(), boundary_types().end(),
+                       [&](const BoundaryTypeInfo& b) { return b.name == t; });
 }
 
 /// Boundary conditions. Segments are given in metres along the side (x for south and north,
@@ -165,22 +187,23 @@ Boundaries read_boundaries(Deck& d, const io::Grid& g) {
     const bool xside = side == West || side == East;
     const int len = xside ? g.ny : g.nx;
     const double origin = xside ? g.y0 : g.x0, cell = xside ? g.dy : g.dx;
-    const BcType type = read_bc_type(d, p + ".type");
-    if (type == BcType::Wall || type == BcType::Open) {
-      bc.side_default[s] = type;
-    } else {  // stage or discharge over the whole side: one segment of its full length
+    const BoundaryTypeInfo& type = read_bc_type(d, p + ".type");
+    if (!type.read_values) {
+      bc.side_default[s] = type.type;
+    } else {  // a type with values over the whole side: one segment of its full length
       bc.side_default[s] = BcType::Wall;
       BcSegment seg;
       seg.side = side;
-      seg.type = type;
-      read_segment_values(d, p, seg);
+      seg.type = type.type;
+      type.read_values(d, p, seg);
       bc.segments.push_back(seg);
     }
     for (const std::string& name : d.children(p + ".segments")) {
       const std::string q = p + ".segments." + name;
       BcSegment seg;
       seg.side = side;
-      seg.type = read_bc_type(d, q + ".type");
+      const BoundaryTypeInfo& seg_type = read_bc_type(d, q + ".type");
+      seg.type = seg_type.type;
       const double lo = origin, hi = origin + len * cell;
       const double begin = d.get_double(q + ".begin", require_in(lo, hi));
       const double end = d.get_double(q + ".end", require_in(lo, hi));
@@ -190,7 +213,7 @@ Boundaries read_boundaries(Deck& d, const io::Grid& g) {
       if (seg.end <= seg.begin)
         throw d.error(q + ".end", "the segment [" + fmt(begin) + ", " + fmt(end) +
                                       ") m holds no cell centre (cells are " + fmt(cell) + " m)");
-      read_segment_values(d, q, seg);
+      if (seg_type.read_values) seg_type.read_values(d, q, seg);
       bc.segments.push_back(seg);
     }
   }
@@ -254,15 +277,17 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const io::Grid& 
   const std::string stem = fs::path(deck_path).stem().string();
   o.dir = d.get_string("output.dir", "out/" + (stem.empty() ? std::string("shwa") : stem));
   o.formats = read_output_formats(d);
-  o.fields = d.get_string_list("output.fields", kFields);
+  const std::vector<std::string> fields = output_field_names();
+  o.fields = d.get_string_list("output.fields", fields);
   for (std::size_t k = 0; k < o.fields.size(); ++k)
     if (std::find(o.fields.begin(), o.fields.begin() + long(k), o.fields[k]) != o.fields.begin() + long(k))
       throw d.error("output.fields", "field " + io::quote(o.fields[k]) + " is listed twice");
   for (const auto& f : o.fields)
-    if (std::find(kFields.begin(), kFields.end(), f) == kFields.end()) {
-      const std::string close = io::closest_match(f, kFields);
+    if (std::find(fields.begin(), fields.end(), f) == fields.end()) {
+      const std::string close = io::closest_match(f, fields);
       throw d.error("output.fields", "unknown field " + io::quote(f) +
-                                         (close.empty() ? "; fields are h, eta, u, v, c" : "; did you mean '" + close + "'?"));
+                                         (close.empty() ? "; fields are " + io::join(fields)
+                                                        : "; did you mean '" + close + "'?"));
     }
   o.times = read_output_times(d, t_end);
   o.maxima = d.get_bool("output.maxima", true);
@@ -667,8 +692,8 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
     cfg.problem = "files";
     cfg.grid = grid_from_files(d, rasters);
   } else {
-    throw d.error("initial.problem", "the deck must set initial.problem (one of dam_break, lake_at_rest, "
-                                     "thacker, pollutant_patch) or initial.bathymetry (a raster)");
+    throw d.error("initial.problem", "the deck must set initial.problem (one of " + io::join(problem_names()) +
+                                         ") or initial.bathymetry (a raster)");
   }
   cfg.t_end = d.get_double("time.end", require_positive());
   cfg.checkpoint_interval = d.get_double("time.checkpoint_interval", 0.0, require_nonnegative());

@@ -33,6 +33,25 @@ constexpr double kMaxGravity = 1000;   // physics.g [m/s^2]
 constexpr double kMaxElevation = 1e5;  // |bottom| below or above the reference level [m]
 constexpr double kMaxDepth = 1e5;      // initial water depth [m]
 
+/// A boundary type of boundary.SIDE.type (and of a segment's type): the kernel that fills the
+/// ghost cells is core's (core/boundary.hpp, BcType); what a deck gives it is read here.
+struct BoundaryTypeInfo {
+  std::string name;         // as the deck spells it
+  BcType type;
+  std::string description;  // one line, for `shwa info` (inputs/README.md lists the same names)
+  /// Reads the type's values of the side or segment whose keys start with `p`
+  /// ("boundary.west", "boundary.west.segments.river") into seg. Null for a type without values,
+  /// which a side takes as its default; a side of a type with values is one segment over its
+  /// whole length.
+  void (*read_values)(io::Deck& d, const std::string& p, BcSegment& seg);
+};
+
+/// The one list of boundary types, in the order `shwa info` and inputs/README.md list them.
+const std::vector<BoundaryTypeInfo>& boundary_types();
+
+/// The entry of boundary_types() of `type`.
+const BoundaryTypeInfo& boundary_type(BcType type);
+
 /// The initial fields of the whole grid, row-major (j * nx + i, j = 0 the southern row).
 struct InitialState {
   std::vector<double> H;  // bottom depth below the reference level, positive down [m]

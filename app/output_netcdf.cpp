@@ -12,7 +12,10 @@ io::NetcdfLayout layout(const RunConfig& cfg) {
   io::NetcdfLayout l;
   l.grid = cfg.grid;
   l.type = io::ScalarType::float64;
-  for (const std::string& f : cfg.out.fields) l.fields.push_back(io::describe_field(f));
+  for (const std::string& name : cfg.out.fields) {
+    const OutputFieldInfo& f = output_field(name);
+    l.fields.push_back(io::VariableInfo{f.name, f.units, f.long_name, f.standard_name});
+  }
   l.static_fields.push_back(io::describe_field("H"));
   if (cfg.out.maxima)
     for (const char* f : {"hmax", "cmax", "arrival"}) l.static_fields.push_back(io::describe_field(f));

@@ -11,27 +11,44 @@
 
 namespace shwa::app {
 
+const std::vector<OutputFieldInfo>& output_fields() {
+  static const std::vector<OutputFieldInfo> table = {
+      {"h", "water depth [m]", "m", "water depth", "sea_floor_depth_below_sea_surface",
+       [](const CellValues& c) { return c.h; }},
+      {"eta", "free-surface elevation above the reference level, h - H [m]; NaN (NODATA) where dry", "m",
+       "free-surface elevation above the reference level", "",
+       [](const CellValues& c) { return c.h >= c.eps_h ? c.h - c.H : std::numeric_limits<double>::quiet_NaN(); }},
+      {"u", "depth-averaged velocity in x, qx / h [m/s]; 0 where dry", "m s-1", "depth-averaged velocity in x",
+       "sea_water_x_velocity", [](const CellValues& c) { return c.h >= c.eps_h ? c.qx / c.h : 0.0; }},
+      {"v", "depth-averaged velocity in y, qy / h [m/s]; 0 where dry", "m s-1", "depth-averaged velocity in y",
+       "sea_water_y_velocity", [](const CellValues& c) { return c.h >= c.eps_h ? c.qy / c.h : 0.0; }},
+      {"c", "pollutant concentration, hc / h wherever the cell holds water (films below eps_h too); 0 without water",
+       "1", "pollutant concentration", "", [](const CellValues& c) { return concentration(c.h, c.hc); }},
+  };
+  return table;
+}
+
+std::vector<std::string> output_field_names() {
+  std::vector<std::string> names;
+  for (const OutputFieldInfo& f : output_fields()) names.push_back(f.name);
+  return names;
+}
+
+const OutputFieldInfo& output_field(const std::string& name) {
+  for (const OutputFieldInfo& f : output_fields())
+    if (f.name == name) return f;
+  throw std::logic_error("unknown output field " + name);
+}
+
 FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
                         const std::vector<double>& hc, const std::vector<double>& H, double eps_h) {
   const std::size_t n = h.size();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
   FieldMap f;
-  auto& eta = f["eta"];
-  auto& u = f["u"];
-  auto& v = f["v"];
-  auto& c = f["c"];
-  eta.resize(n);
-  u.resize(n);
-  v.resize(n);
-  c.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    const bool wet = h[k] >= eps_h;
-    eta[k] = wet ? h[k] - H[k] : nan;
-    u[k] = wet ? qx[k] / h[k] : 0.0;
-    v[k] = wet ? qy[k] / h[k] : 0.0;
-    c[k] = concentration(h[k], hc[k]);
+  for (const OutputFieldInfo& info : output_fields()) {
+    std::vector<double>& out = f[info.name];
+    out.resize(n);
+    for (std::size_t k = 0; k < n; ++k) out[k] = info.value(CellValues{h[k], qx[k], qy[k], hc[k], H[k], eps_h});
   }
-  f["h"] = h;
   return f;
 }
 
@@ -73,10 +90,8 @@ std::vector<std::string> read_output_formats(io::Deck& d, const std::vector<Outp
     const auto it = std::find_if(table.begin(), table.end(), [&](const OutputFormatInfo& f) { return f.name == name; });
     if (it == table.end()) {
       const std::string close = io::closest_match(name, names);
-      std::string all;
-      for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
       throw d.error(key, "unknown format " + io::quote(name) +
-                             (close.empty() ? "; formats are " + all : "; did you mean '" + close + "'?"));
+                             (close.empty() ? "; formats are " + io::join(names) : "; did you mean '" + close + "'?"));
     }
     if (!it->available) {
       std::string built;

@@ -42,9 +42,36 @@ struct Frame {
 /// below eps_h shows the pollutant it carries; 0 in a cell without water.
 inline double concentration(double h, double hc) { return h >= double(kMinDepthForC) ? hc / h : 0.0; }
 
-/// The derived fields of cells from the conserved ones: h; eta = h - H (NaN where dry, so GIS
-/// tools and ParaView show dry land as no data); u = qx / h, v = qy / h (0 where dry, below
-/// eps_h); c = concentration(h, hc).
+/// What an output field of a cell is computed from: the conserved values, the bottom and the
+/// depth below which the cell is dry.
+struct CellValues {
+  double h, qx, qy, hc;  // water depth, discharges, pollutant mass per area
+  double H;              // bottom depth below the reference level
+  double eps_h;          // dry below this depth
+};
+
+/// A field of output.fields: what the frames hold, each format writes and gauges.csv samples.
+struct OutputFieldInfo {
+  std::string name;         // as output.fields and gauges.csv spell it
+  std::string description;  // one line, for `shwa info` (inputs/README.md lists the same names)
+  std::string units, long_name, standard_name;  // NetCDF's CF attributes ("" where no name fits)
+  double (*value)(const CellValues& cell);       // the field's value in one cell
+};
+
+/// The one list of output fields, in the order of output.fields' default and of gauges.csv's
+/// columns: h; eta = h - H (NaN where dry, so GIS tools and ParaView show dry land as no data);
+/// u = qx / h, v = qy / h (0 where dry, below eps_h); c = concentration(h, hc).
+const std::vector<OutputFieldInfo>& output_fields();
+
+/// The names of output_fields(), in order.
+std::vector<std::string> output_field_names();
+
+/// The entry of output_fields() named `name`; throws std::logic_error for another name (the deck
+/// check refuses it first).
+const OutputFieldInfo& output_field(const std::string& name);
+
+/// Every field of output_fields() over cells from the conserved ones (row-major arrays of one
+/// size).
 FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
                         const std::vector<double>& hc, const std::vector<double>& H, double eps_h);
 

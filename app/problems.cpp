@@ -132,17 +132,37 @@ void pollutant_patch(Deck& d, RunConfig& cfg) {
 
 }  // namespace
 
-const std::vector<std::string>& problem_names() {
-  static const std::vector<std::string> names = {"dam_break", "lake_at_rest", "thacker", "pollutant_patch"};
+const std::vector<ProblemInfo>& problems() {
+  static const std::vector<ProblemInfo> table = {
+      {"dam_break",
+       "flat bottom, water h_left west of x_dam and h_right east of it, at rest: Stoker's wet-bed solution "
+       "(h_right > 0) or Ritter's dry-bed one (h_right = 0)",
+       "`h_left` > 0, `h_right` in [0, h_left) (0: dry bed, Ritter; else Stoker), `x_dam` (default: the middle)",
+       dam_break},
+      {"lake_at_rest",
+       "still water at the level level over a bumpy bottom whose highest bumps rise above it as islands: stays at rest "
+       "to round-off",
+       "`level` (0), `depth` (1, below the level; four bumps, two of which are islands)", lake_at_rest},
+      {"thacker", "Thacker's planar surface oscillating in a paraboloid (a moving wet/dry front)",
+       "square domain; `a` (0.4 L), `h0` (0.1), `amplitude` (0.1 a)", thacker},
+      {"pollutant_patch",
+       "a uniform depth, velocity and background concentration over a flat bottom, carrying the patch of a "
+       "[pollutant] spill (the transport test); without a spill, a constant c stays constant exactly",
+       "`depth` (1), `u`, `v` (0), `concentration` (0, the background)", pollutant_patch},
+  };
+  return table;
+}
+
+std::vector<std::string> problem_names() {
+  std::vector<std::string> names;
+  for (const ProblemInfo& p : problems()) names.push_back(p.name);
   return names;
 }
 
 void setup_problem(const std::string& name, Deck& d, RunConfig& cfg) {
-  if (name == "dam_break") dam_break(d, cfg);
-  else if (name == "lake_at_rest") lake_at_rest(d, cfg);
-  else if (name == "thacker") thacker(d, cfg);
-  else if (name == "pollutant_patch") pollutant_patch(d, cfg);
-  else throw d.error("initial.problem", "unknown problem " + name);
+  for (const ProblemInfo& p : problems())
+    if (p.name == name) return p.setup(d, cfg);
+  throw d.error("initial.problem", "unknown problem " + name);
 }
 
 }  // namespace shwa::app

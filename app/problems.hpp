@@ -1,16 +1,8 @@
-// shwa/app/problems.hpp — the built-in initial conditions (the test problems of docs/method.md section 9).
-//
-//   dam_break        flat bottom, water h_left west of x_dam and h_right east of it, at rest:
-//                    Stoker's wet-bed solution (h_right > 0) or Ritter's dry-bed one (h_right = 0)
-//   lake_at_rest     still water at level `level` over a bumpy bottom whose highest bumps rise
-//                    above it as islands: must stay at rest to round-off
-//   thacker          Thacker's planar surface oscillating in a paraboloid (moving wet/dry front)
-//   pollutant_patch  a uniform depth, velocity and background concentration over a flat bottom,
-//                    carrying the patch of a [pollutant] spill (the transport test); without a
-//                    spill, the consistency test (a constant c stays constant exactly)
-//
-// Each reads its parameters from [initial] and the grid from [grid], and fills cfg.init (and
-// cfg.exact where an exact solution exists). Boundaries come from the deck as for any run.
+// shwa/app/problems.hpp — the built-in initial conditions (the test problems of docs/method.md
+// section 9), one entry each in problems() (problems.cpp): its name, its documentation and the
+// function that builds it. Each reads its parameters from [initial] and the grid from [grid], and
+// fills cfg.init (and cfg.exact where an exact solution exists). Boundaries come from the deck as
+// for any run.
 #pragma once
 
 #include "config.hpp"
@@ -20,7 +12,21 @@
 
 namespace shwa::app {
 
-const std::vector<std::string>& problem_names();
+/// A built-in problem of initial.problem.
+struct ProblemInfo {
+  std::string name;         // as initial.problem spells it
+  std::string description;  // one line, for `shwa info`
+  std::string keys;         // its [initial] keys and their defaults, as inputs/README.md lists them
+  /// Fills cfg.init (and cfg.exact where an exact solution exists) from the deck's [initial] and
+  /// cfg.grid.
+  void (*setup)(io::Deck& deck, RunConfig& cfg);
+};
+
+/// The one list of built-in problems, in the order `shwa info` and inputs/README.md list them.
+const std::vector<ProblemInfo>& problems();
+
+/// The names of problems(), in order.
+std::vector<std::string> problem_names();
 
 /// Fills cfg.init and cfg.exact for the built-in problem `name`; cfg.grid must be set.
 void setup_problem(const std::string& name, io::Deck& deck, RunConfig& cfg);

@@ -67,8 +67,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-const std::vector<std::string> kGaugeQuantities = {"h", "eta", "u", "v", "c"};
-
 /// Gauge samples the device buffer holds before they are written.
 constexpr int kGaugeRows = 256;
 
@@ -286,35 +284,32 @@ void BlockRun<E>::record_gauges() {
 }
 
 /// Writes the rows of the gauge buffer to gauges.csv (collective: every rank calls it at the same
-/// point). Each gauge's value comes from the block that holds it: the others add -0.0.
+/// point): each output field (output_fields()) of each gauge's cell. Each gauge's values come from
+/// the block that holds it: the others add -0.0.
 template <class E>
 void BlockRun<E>::flush_gauges() {
   if (cfg_.out.gauges.empty() || gauge_buffer_.rows() == 0) return;
   std::vector<double> times, raw;  // raw[(r * n + k) * 4 + q]: (h, qx, qy, hc) of gauge k in row r
   std::tie(times, raw) = gauge_buffer_.take();
-  const std::size_t n = cfg_.out.gauges.size(), q = kGaugeQuantities.size();
+  const std::vector<OutputFieldInfo>& fields = output_fields();
+  const std::size_t n = cfg_.out.gauges.size(), q = fields.size();
   std::vector<double> rows(times.size() * n * q);
-  const double eps = cfg_.params.eps_h, nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t r = 0; r < times.size(); ++r)
     for (std::size_t k = 0; k < n; ++k) {
+      if (!gauge_here_[k]) {
+        // -0.0 is the identity of IEEE addition: the sum is the holder's value exactly, signed
+        // zeros and NaN (eta over dry land) included.
+        std::fill_n(&rows[(r * n + k) * q], q, -0.0);
+        continue;
+      }
       const double* v = &raw[(r * n + k) * 4];
-      const double h = v[0], qx = v[1], qy = v[2], hc = v[3];
-      const bool wet = h >= eps;  // h of cell (0, 0) on the blocks that do not hold the gauge
       const io::GaugePoint& p = cfg_.out.gauges[k];
       const std::size_t cell = std::size_t(std::floor((p.y - cfg_.grid.y0) / cfg_.grid.dy)) * cfg_.grid.nx +
                                std::size_t(std::floor((p.x - cfg_.grid.x0) / cfg_.grid.dx));
-      const double values[5] = {h, wet ? h - cfg_.init.H[cell] : 0.0, wet ? qx / h : 0.0, wet ? qy / h : 0.0,
-                                concentration(h, hc)};
-      // -0.0 is the identity of IEEE addition: the sum is the holder's value exactly, signed
-      // zeros included.
-      for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = gauge_here_[k] ? values[m] : -0.0;
+      const CellValues values{v[0], v[1], v[2], v[3], cfg_.init.H[cell], cfg_.params.eps_h};
+      for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = fields[m].value(values);
     }
   coll_.sum_all(rows);
-  for (std::size_t r = 0; r < times.size(); ++r)
-    for (std::size_t k = 0; k < n; ++k) {
-      double* row = &rows[(r * n + k) * q];
-      if (!(row[0] >= eps)) row[1] = nan;  // no free surface over dry land: the holder's verdict
-    }
   coll_.collectively([&] {
     if (gauges_) gauges_->append_rows(times, rows);
   });
@@ -507,7 +502,7 @@ RunStats BlockRun<E>::run() {
     checkpoint = latest_checkpoint(out.dir);
     const io::Checkpoint c = io::read_checkpoint(checkpoint);
     check_restart(c, checkpoint, cfg_, definition_);
-    check_resumable_outputs(cfg_, c, checkpoint, kGaugeQuantities);
+    check_resumable_outputs(cfg_, c, checkpoint, output_field_names());
   });
 
   set_up();
@@ -541,9 +536,10 @@ RunStats BlockRun<E>::run() {
   });
   coll_.collectively([&] {
     formats_ = make_outputs(cfg_, resume, H_global_);
+    const std::vector<std::string> columns = output_field_names();
     if (coll_.root() && !out.gauges.empty())
-      gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities, *resume)
-                             : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, kGaugeQuantities));
+      gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, columns, *resume)
+                             : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, columns));
   });
   // Each format's writes of a frame, on every rank; a failure on any rank stops all.
   auto write_frame = [&](const Frame& fr) {

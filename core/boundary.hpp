@@ -27,17 +27,9 @@
 
 namespace shwa {
 
+/// The boundary types this filler knows; their names, documentation and deck keys are the app's
+/// (boundary_types() in app/config.hpp).
 enum class BcType : int { Wall = 0, Open = 1, Stage = 2, Discharge = 3 };
-
-inline const char* to_string(BcType t) {
-  switch (t) {
-    case BcType::Wall: return "wall";
-    case BcType::Open: return "open";
-    case BcType::Stage: return "stage";
-    case BcType::Discharge: return "discharge";
-  }
-  return "?";
-}
 
 inline const char* side_name(int s) {
   static const char* names[kNumSides] = {"west", "east", "south", "north"};

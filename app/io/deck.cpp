@@ -578,16 +578,6 @@ std::string Deck::get_string(const std::string& key, const std::string& fallback
   return fallback;
 }
 
-namespace {
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-}  // namespace
-
 std::string Deck::get_choice(const std::string& key, const std::vector<std::string>& choices) {
   const std::string s = get_string(key);
   if (std::find(choices.begin(), choices.end(), s) == choices.end()) {

@@ -21,13 +21,8 @@ namespace shwa::io {
 
 VariableInfo describe_field(const std::string& name) {
   static const std::map<std::string, VariableInfo> kKnown = {
-      {"h", {"h", "m", "water depth", "sea_floor_depth_below_sea_surface"}},
-      {"eta", {"eta", "m", "free-surface elevation above the reference level", ""}},
-      {"u", {"u", "m s-1", "depth-averaged velocity in x", "sea_water_x_velocity"}},
-      {"v", {"v", "m s-1", "depth-averaged velocity in y", "sea_water_y_velocity"}},
       {"qx", {"qx", "m2 s-1", "discharge per unit width in x", ""}},
       {"qy", {"qy", "m2 s-1", "discharge per unit width in y", ""}},
-      {"c", {"c", "1", "pollutant concentration", ""}},
       {"H", {"H", "m", "bottom depth below the reference level", ""}},
       {"hmax", {"hmax", "m", "maximum water depth", ""}},
       {"cmax", {"cmax", "1", "maximum pollutant concentration", ""}},

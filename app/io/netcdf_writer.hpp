@@ -23,8 +23,8 @@ struct VariableInfo {
   std::string standard_name;  // CF standard name, "" if none fits
 };
 
-// The metadata of the fields shwa writes (h, eta, u, v, c, H, hmax, cmax, arrival); for another
-// name, just the name.
+// The metadata of the static fields shwa writes (H, hmax, cmax, arrival) and of the discharges
+// (qx, qy); for another name, just the name. The output fields' come with them (app/outputs.hpp).
 VariableInfo describe_field(const std::string& name);
 
 struct NetcdfLayout {

@@ -24,6 +24,9 @@ std::string quote(std::string_view s);
 std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);
 
+// The items separated by ", " ("h, eta, u"), for messages and lists.
+std::string join(const std::vector<std::string>& items);
+
 // Levenshtein distance (insertions, deletions and substitutions each cost 1).
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -64,7 +64,8 @@ NetcdfLayout layout(ScalarType type) {
   l.grid.x0 = 1000;
   l.grid.y0 = -40;
   l.type = type;
-  l.fields = {describe_field("h"), describe_field("u")};
+  l.fields = {{"h", "m", "water depth", "sea_floor_depth_below_sea_surface"},
+              {"u", "m s-1", "depth-averaged velocity in x", "sea_water_x_velocity"}};
   l.static_fields = {describe_field("H")};
   l.attributes = {{"case", "unit test"}};
   return l;
@@ -178,7 +179,7 @@ TEST_CASE("netcdf: resuming drops the records after the restart time", "[io][net
   CHECK_THROWS_MATCHES(NetcdfWriter::resume(path, other, 10), shwa::io::InputError,
                        Catch::Message(path + ": cannot resume: the file's grid is 3 x 2, this run's 4 x 2"));
   other = l;
-  other.fields.push_back(describe_field("c"));
+  other.fields.push_back({"c", "1", "pollutant concentration", ""});
   CHECK_THROWS_WITH(NetcdfWriter::resume(path, other, 10),
                     path + ": cannot resume: no variable c: NetCDF: Variable not found");
 }
