@@ -726,11 +726,22 @@ std::string Deck::resolved_toml() const {
   std::string out = "# The configuration this run used: the deck";
   if (!impl_->name.empty()) out += " " + impl_->name;
   out += ", command-line overrides and defaults.\n";
+  if (!impl_->paths.empty())
+    out += "# Its file names are absolute, so that it runs as it is from any folder.\n";
   for (auto& [table, items] : tables) {
     std::sort(items.begin(), items.end());
     if (!table.empty()) out += "\n[" + toml_dotted_key(table) + "]\n";
     for (const auto& [leaf, e] : items) {
-      out += toml_key(leaf) + " = " + toml_text(e->value);
+      // A file name read relative to the deck's folder (or, set on the command line, to the
+      // current directory) would be read relative to this file's folder: write where it led.
+      const auto path = impl_->paths.find(table.empty() ? leaf : table + "." + leaf);
+      if (path != impl_->paths.end()) {
+        std::error_code ec;
+        const std::filesystem::path abs = std::filesystem::absolute(path->second, ec);
+        out += toml_key(leaf) + " = " + toml_text(toml::value(ec ? path->second : abs.lexically_normal().string()));
+      } else {
+        out += toml_key(leaf) + " = " + toml_text(e->value);
+      }
       if (e->source == Source::fallback) out += "  # default";
       else if (e->source == Source::command_line) out += "  # command line";
       else if (!e->used) out += "  # unused";

@@ -477,6 +477,52 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
   CHECK(again.code == 0);
 }
 
+TEST_CASE("app: the resolved deck in the output directory runs as it is, from any folder, giving the same results",
+          "[app][resolved_deck]") {
+  TempDir dir;
+  // The deck and its inputs in a folder of their own, so that a file name relative to the deck's
+  // folder does not resolve from the output directory's or the current one.
+  fs::create_directories(dir / "case");
+  write(dir / "case/bathy.asc", raster(-2.0));
+  write(dir / "case/tide.csv", "time,stage\n0,0\n5,0.3\n10,0.1\n");
+  write(dir / "case/inflow.csv", "time,q,c\n0,0.5,0\n10,2.0,1\n");
+  write(dir / "case/deck.toml", "[initial]\nbathymetry = \"bathy.asc\"\n[boundary.west]\ntype = \"stage\"\n"
+                                "series = \"tide.csv\"\ncolumn = \"stage\"\n[boundary.east]\ntype = \"discharge\"\n"
+                                "column = \"q\"\nconcentration_column = \"c\"\n[time]\nend = 10.0\n"
+                                "output_interval = 5.0\n[output]\nformats = [\"asc\"]\ngauge_interval = 1.0\n"
+                                "[gauges.g]\nx = 150.0\ny = 50.0\n");
+  // The discharge series is set on the command line, relative to the current directory.
+  const std::string inflow = fs::relative(dir / "case/inflow.csv").string();
+  REQUIRE(fs::path(inflow).is_relative());
+  Result r = shwa(dir, "run " + (dir / "case/deck.toml") + " --set output.dir=" + (dir / "out") +
+                           " --set boundary.east.series=" + inflow);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::string resolved = slurp(dir / "out/deck.toml");
+  CHECK(resolved.find("bathymetry = \"" + (dir / "case/bathy.asc") + "\"") != std::string::npos);
+  CHECK(resolved.find("series = \"" + (dir / "case/tide.csv") + "\"") != std::string::npos);
+  CHECK(resolved.find("series = \"" + (dir / "case/inflow.csv") + "\"  # command line") != std::string::npos);
+
+  // Run as it is, from another current directory, into another folder: the same outputs.
+  fs::create_directories(dir / "elsewhere");
+  const std::string cd = "-c 'cd " + (dir / "elsewhere") + " && exec " + SHWA_EXE + " run ../out/deck.toml --set output.dir=../again'";
+  const int status = std::system(("bash " + cd + " > " + (dir / "stdout.txt") + " 2> " + (dir / "stderr.txt")).c_str());
+  INFO(slurp(dir / "stderr.txt"));
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  std::vector<std::string> frames;
+  for (const auto& e : fs::directory_iterator(dir / "out/asc")) frames.push_back(e.path().filename().string());
+  std::sort(frames.begin(), frames.end());
+  REQUIRE(frames.size() >= 6);  // h, eta, u, v, c, ... at t = 0, 5, 10
+  for (const std::string& f : frames) {
+    INFO(f);
+    CHECK(slurp(dir / ("again/asc/" + f)) == slurp(dir / ("out/asc/" + f)));
+  }
+  CHECK(slurp(dir / "again/gauges.csv") == slurp(dir / "out/gauges.csv"));
+  // The inflow reached the domain: the runs compared are not both of still water.
+  CHECK(slurp(dir / "out/asc/h_0002.asc") != slurp(dir / "out/asc/h_0000.asc"));
+}
+
 TEST_CASE("app: a run never writes over its deck or an input file", "[app][outputs]") {
   TempDir dir;
   fs::create_directories(dir / "out/asc");

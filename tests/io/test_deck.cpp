@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "io_test_util.hpp"
@@ -211,7 +212,11 @@ TEST_CASE("deck: defaults, and the resolved configuration reads back the same", 
   CHECK(r.get_double("numerics.eps_h") == 1e-4);
   CHECK(r.get_int("numerics.halo") == 2);
   CHECK(r.get_string("boundary.west.type") == "stage");
-  CHECK(r.get_string("boundary.west.series") == "tide.csv");
+  // A file name is written as the absolute path it led to, so the resolved deck runs from any
+  // folder (the deck's own folder is not the resolved deck's).
+  CHECK_THAT(text, Catch::Contains("# Its file names are absolute"));
+  CHECK(r.get_string("boundary.west.series") == std::filesystem::absolute(data_file("tide.csv")).lexically_normal().string());
+  CHECK(std::filesystem::exists(r.get_path("boundary.west.series")));
   CHECK(r.get_string_list("output.fields") == std::vector<std::string>{"h", "eta", "c"});
   CHECK(r.get_double_list("output.times") == std::vector<double>{0.1, 3600});
   CHECK(r.get_string_list("output.gauges").empty());
