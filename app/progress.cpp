@@ -31,19 +31,20 @@ Progress::Progress(std::FILE* out, double t_start, double t_end, double interval
     : out_(out), tty_(::isatty(::fileno(out)) == 1), t_start_(t_start), t_end_(t_end), interval_(interval),
       start_(Clock::now()), last_(start_) {}
 
-void Progress::update(double t, long step, double dt, bool force) {
+void Progress::update(double t, long step, double dt, bool at_output) {
   if (closed_) return;
+  if (!at_output) cfl_dt_ = dt;
   const auto now = Clock::now();
   const double since = std::chrono::duration<double>(now - last_).count();
-  if (!force && since < (tty_ ? 0.25 : interval_)) return;
+  if (!at_output && since < (tty_ ? 0.25 : interval_)) return;
   last_ = now;
   const double wall = std::chrono::duration<double>(now - start_).count();
   const double done = (t - t_start_) / (t_end_ - t_start_);
   const double eta = done > 0 ? wall * (1 - done) / done : NAN;
   const double pct = 100 * t / t_end_;
   std::fprintf(out_, "%st = %.6g s / %.6g s (%5.1f%%)  step %ld  dt %.3g s  elapsed %s  left %s%s",
-               tty_ ? "\r\033[K" : "", t, t_end_, pct, step, dt, duration(wall).c_str(), duration(eta).c_str(),
-               tty_ ? "" : "\n");
+               tty_ ? "\r\033[K" : "", t, t_end_, pct, step, cfl_dt_ > 0 ? cfl_dt_ : dt, duration(wall).c_str(),
+               duration(eta).c_str(), tty_ ? "" : "\n");
   std::fflush(out_);
   live_ = tty_;
   closed_ = std::ferror(out_) != 0;

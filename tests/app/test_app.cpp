@@ -477,6 +477,49 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
   CHECK(again.code == 0);
 }
 
+TEST_CASE("app: the progress line at an output shows the step the run is making, not the step cut short to land there",
+          "[app][outputs]") {
+  TempDir dir;
+  write(dir / "deck.toml", std::string(kDamBreak) + "[output]\ndir = \"" + (dir / "out") + "\"\nformats = [\"asc\"]\n");
+  // A progress line for every step (stdout is not a terminal): "t = T s / ... step N  dt D s  ...".
+  struct Line {
+    double t;
+    long step;
+    std::string dt;
+  };
+  const auto progress = [&](const std::string& sets) {
+    const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --overwrite --set output.progress_interval=1e-9" + sets);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    std::vector<Line> lines;
+    for (const std::string& l : lines_of(r.out)) {
+      const std::size_t step = l.find("  step "), dt = l.find("  dt ");
+      if (l.rfind("t = ", 0) != 0 || step == std::string::npos || dt == std::string::npos) continue;
+      lines.push_back({std::stod(l.substr(4)), std::stol(l.substr(step + 7)),
+                       l.substr(dt + 5, l.find(" s", dt + 5) - dt - 5)});
+    }
+    return lines;
+  };
+  const std::vector<Line> steps = progress("");
+  REQUIRE(steps.size() >= 10);
+  // An output time 1 % into a step halfway: the step that reaches it is cut to 1 % of its length.
+  const Line& a = steps[steps.size() / 2];
+  const Line& b = steps[steps.size() / 2 + 1];
+  REQUIRE(b.step == a.step + 1);
+  std::ostringstream at;
+  at.precision(17);
+  at << a.t + 0.01 * (b.t - a.t);
+  const std::vector<Line> cut = progress(" --set 'time.output_times=[" + at.str() + "]'");
+  const auto line = std::find_if(cut.begin(), cut.end(), [&](const Line& l) { return l.step == a.step + 1; });
+  REQUIRE(line != cut.end());
+  INFO("output at t = " << at.str() << ", step " << line->step << " shows dt " << line->dt);
+  CHECK(line->t < b.t);  // the step was cut short
+  CHECK(line->dt == a.dt);  // the dt of the step before it, the CFL step
+  // The next step is a whole one again and shows its own dt.
+  REQUIRE(line + 1 != cut.end());
+  CHECK(std::stod((line + 1)->dt) > 0.5 * std::stod(a.dt));
+}
+
 TEST_CASE("app: the resolved deck in the output directory runs as it is, from any folder, giving the same results",
           "[app][resolved_deck]") {
   TempDir dir;

@@ -2,7 +2,7 @@
 // a deck asking for one it lacks. The refusal is tested with a copy of the table in which a format
 // is missing, so that it runs in every build; the real table is checked against the build's
 // SHWA_HAVE_NETCDF and SHWA_HAVE_PNG. Also what the outputs derive (the concentration of films
-// below eps_h) and the progress line's time left.
+// below eps_h) and the progress line (its time left, the time step it shows).
 #include "outputs.hpp"
 #include "progress.hpp"
 
@@ -148,4 +148,40 @@ TEST_CASE("formats: the progress line never prints an overflowed time left", "[a
   INFO(text);
   CHECK(text.find("left > 100000h") != std::string::npos);
   CHECK(text.find("left -") == std::string::npos);
+}
+
+namespace {
+
+// The lines a Progress wrote to `f`.
+std::vector<std::string> progress_lines(std::FILE* f) {
+  std::rewind(f);
+  std::vector<std::string> lines;
+  char line[512];
+  while (std::fgets(line, sizeof line, f)) lines.emplace_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("formats: the progress line shows the step the run is making, not one cut short to land on an output",
+          "[app][formats]") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  shwa::app::Progress p(f, 0.0, 2.0, 0.0);  // interval 0: a line for every step
+  // Only a step cut short yet (an output before the first full step): its dt is all there is.
+  p.update(0.01, 1, 0.01, true);
+  p.update(0.12, 2, 0.11, false);
+  p.update(0.23, 3, 0.11, false);
+  p.update(0.25, 4, 0.02, true);  // cut short to land on the output time 0.25
+  p.update(0.37, 5, 0.12, false);
+  p.update(0.5, 6, 0.13, true);   // a step that ends on the output time as it is
+  const std::vector<std::string> lines = progress_lines(f);
+  std::fclose(f);
+  REQUIRE(lines.size() == 6);
+  const std::vector<std::string> dts = {"dt 0.01 s", "dt 0.11 s", "dt 0.11 s", "dt 0.11 s", "dt 0.12 s", "dt 0.12 s"};
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    INFO(lines[k]);
+    CHECK(lines[k].find("step " + std::to_string(k + 1) + " ") != std::string::npos);
+    CHECK(lines[k].find(dts[k]) != std::string::npos);
+  }
 }
