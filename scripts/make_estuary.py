@@ -31,8 +31,9 @@ cells are formatted from their rounded centimetres, exactly as "%.2f" would. Che
 x86-64): both engines write the same bathymetry.asc (same sha256) at 1200 x 850 (where numpy's z
 differs from math's in the last bit in 125 cells, none of them written differently) and at
 6000 x 4250 (numpy 6 s, plain Python 2 min, one core).
-The bathymetry file is about 7 MB (136 MB at 10 m), so it is not committed: scripts/run-estuary.sh
-and perf/e2e_estuary.sh make it when it is missing.
+The bathymetry file is about 7 MB (136 MB at 10 m), so it is not committed: building shwa makes the
+default one (cmake/default-deck.cmake), and scripts/run-estuary.sh and perf/e2e_estuary.sh make it
+when it is missing.
 """
 import argparse
 import math
@@ -138,7 +139,8 @@ def main():
 
     # ESRI ASCII: rows from north to south, centimetres.
     zmin, zmax, wet = math.inf, -math.inf, 0
-    tmp = os.path.join(a.out, "bathymetry.asc.tmp")
+    # A name of this process's own: builds in several folders may make the file at once.
+    tmp = os.path.join(a.out, f"bathymetry.asc.tmp.{os.getpid()}")
     with open(tmp, "w") as f:
         f.write(f"ncols {a.nx}\nnrows {a.ny}\nxllcorner 0\nyllcorner 0\ndx {dx:g}\ndy {dy:g}\nNODATA_value -9999\n")
         for text, lo, hi, below in rows:
