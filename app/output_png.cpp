@@ -1,18 +1,32 @@
 // shwa/app/output_png.cpp — PNG quicklooks: png/depth_NNNN.png and png/concentration_NNNN.png at
 // each output time, png/{hmax,cmax,arrival}.png at the end. Dry cells are transparent. The colour
 // scales are fixed for the whole run (from the deck, or the initial state), so frames compare.
+// Below each map, a legend (io::PngLegend): the field and its colour bar, the time, a scale bar.
 #include "outputs.hpp"
 
 #include "io/png.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 
 namespace shwa::app {
 
 namespace {
+
+/// "t = 600 s (0:10:00)": the time in seconds, and as hours, minutes and seconds from a minute on.
+std::string time_stamp(double t) {
+  std::string s = "t = " + io::legend_number(t) + " s";
+  if (t >= 60 && t < 3.6e8) {
+    const long r = std::lround(t);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " (%ld:%02ld:%02ld)", r / 3600, (r / 60) % 60, r % 60);
+    s += buf;
+  }
+  return s;
+}
 
 double max_of(const std::vector<double>& v) {
   double m = 0;
@@ -23,7 +37,8 @@ double max_of(const std::vector<double>& v) {
 class PngOutput final : public OutputFormat {
  public:
   explicit PngOutput(const RunConfig& cfg)
-      : dir_(cfg.out.dir + "/png"), eps_h_(cfg.params.eps_h), t_end_(cfg.t_end), scale_(cfg.out.png_scale) {
+      : dir_(cfg.out.dir + "/png"), eps_h_(cfg.params.eps_h), t_end_(cfg.t_end), scale_(cfg.out.png_scale),
+        threshold_(cfg.out.arrival_threshold) {
     depth_max_ = cfg.out.png_depth_max > 0 ? cfg.out.png_depth_max : max_of(cfg.init.h);
     c_max_ = cfg.out.png_c_max > 0 ? cfg.out.png_c_max : max_of(cfg.init.c);
     if (!(depth_max_ > 0)) depth_max_ = 1;
@@ -40,9 +55,9 @@ class PngOutput final : public OutputFormat {
       depth[k] = h[k] >= eps_h_ ? h[k] : nan;
       c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
     }
-    const std::string tag = frame_tag(f.index);
-    put("depth_" + tag, f.grid, depth, depth_max_);
-    put("concentration_" + tag, f.grid, c, c_max_);
+    const std::string tag = frame_tag(f.index), stamp = time_stamp(f.time);
+    put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp);
+    put("concentration_" + tag, f.grid, c, c_max_, "concentration", stamp);
   }
 
   void write_maxima(const Frame& f) override {
@@ -50,24 +65,32 @@ class PngOutput final : public OutputFormat {
     std::vector<double> hmax = f.global.at("hmax");
     for (double& x : hmax)
       if (x < eps_h_) x = std::numeric_limits<double>::quiet_NaN();  // never wet
-    put("hmax", f.grid, hmax, depth_max_);
-    put("cmax", f.grid, f.global.at("cmax"), c_max_);
-    put("arrival", f.grid, f.global.at("arrival"), t_end_);
+    const std::string until = "up to " + time_stamp(f.time);
+    put("hmax", f.grid, hmax, depth_max_, "max depth (m)", until);
+    put("cmax", f.grid, f.global.at("cmax"), c_max_, "max concentration", until);
+    put("arrival", f.grid, f.global.at("arrival"), t_end_, "arrival (s)",
+        "c > " + io::legend_number(threshold_) + ", " + until);
   }
 
  private:
-  void put(const std::string& stem, const io::Grid& g, const std::vector<double>& v, double vmax) const {
+  void put(const std::string& stem, const io::Grid& g, const std::vector<double>& v, double vmax,
+           const std::string& title, const std::string& stamp) const {
     std::filesystem::create_directories(dir_);
     io::PngStyle style;
     style.vmin = 0;
     style.vmax = vmax;
     style.scale = scale_;
+    style.legend = true;
+    style.legend_text.title = title;
+    style.legend_text.stamp = stamp;
+    style.legend_text.cell_size = g.dx;
     io::write_png(dir_ + "/" + stem + ".png", g.nx, g.ny, io::FieldRef(stem, v.data()), style);
   }
 
   std::string dir_;
   double eps_h_, t_end_;
   int scale_;
+  double threshold_;
   double depth_max_ = 1, c_max_ = 1;
 };
 

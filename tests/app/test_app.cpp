@@ -471,6 +471,22 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
   const std::string summary = slurp(dir / "out/summary.json");
   CHECK(summary.find("\"steps\"") != std::string::npos);
   CHECK(summary.find("\"exact_solution_error\"") != std::string::npos);
+  if (SHWA_HAVE_PNG) {
+    // The quicklooks hold the 60 x 20 map and, below it, their legend (tests/io/test_png.cpp):
+    // the size in the PNG header (big-endian width and height at bytes 16 and 20).
+    for (const char* f : {"png/depth_0002.png", "png/hmax.png"}) {
+      const std::string png = slurp(dir / ("out/" + std::string(f)));
+      REQUIRE(png.size() > 24);
+      const auto be32 = [&](std::size_t at) {
+        unsigned long v = 0;
+        for (std::size_t k = at; k < at + 4; ++k) v = v << 8 | static_cast<unsigned char>(png[k]);
+        return v;
+      };
+      INFO(f << ": " << be32(16) << " x " << be32(20));
+      CHECK(be32(16) >= 60);
+      CHECK(be32(20) > 20 + 20);
+    }
+  }
   // The resolved deck runs again as it is, into another folder (not over itself).
   const Result again = shwa(dir, "check " + (dir / "out/deck.toml") + " --set output.dir=" + (dir / "again"));
   INFO(again.err);

@@ -88,3 +88,120 @@ TEST_CASE("png: pixels, north up, NaN transparent or grey, scaled", "[io][png]")
   style.vmax = -1;
   CHECK_THROWS_AS(shwa::io::write_png(dir / "x.png", 3, 2, FieldRef("c", f.data()), style), std::invalid_argument);
 }
+
+TEST_CASE("png: scale bar lengths and legend numbers", "[io][png]") {
+  using shwa::io::legend_number;
+  using shwa::io::scale_bar_metres;
+  CHECK(scale_bar_metres(999) == 500);
+  CHECK(scale_bar_metres(1000) == 1000);
+  CHECK(scale_bar_metres(1999) == 1000);
+  CHECK(scale_bar_metres(2000) == 2000);
+  CHECK(scale_bar_metres(7) == 5);
+  CHECK(scale_bar_metres(0.3) == Approx(0.2));
+  CHECK(scale_bar_metres(15000) == 10000);
+  CHECK(scale_bar_metres(0) == 0);
+  CHECK(scale_bar_metres(-1) == 0);
+  CHECK(scale_bar_metres(NAN) == 0);
+  CHECK(legend_number(12) == "12");
+  CHECK(legend_number(0.05) == "0.05");
+  CHECK(legend_number(3600) == "3600");
+  CHECK(legend_number(-0.0) == "0");
+}
+
+namespace {
+
+bool same(const std::array<std::uint8_t, 4>& a, const std::array<std::uint8_t, 4>& b) { return a == b; }
+
+}  // namespace
+
+TEST_CASE("png: the legend below the map: a colour bar of the colour map, the time stamp, a scale bar", "[io][png]") {
+  TempDir dir;
+  const int nx = 300, ny = 40;
+  const double dx = 10;  // metres
+  std::vector<double> v(static_cast<std::size_t>(nx) * ny);
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) v[static_cast<std::size_t>(j) * nx + i] = (i % 7 == 3) ? NAN : 0.05 * i - j;
+  PngStyle plain;
+  plain.vmin = 0;
+  plain.vmax = 12;
+  shwa::io::write_png(dir / "plain.png", nx, ny, FieldRef("h", v.data()), plain);
+  PngStyle style = plain;
+  style.legend = true;
+  style.legend_text = {"depth (m)", "t = 600 s (0:10:00)", dx};
+  shwa::io::write_png(dir / "legend.png", nx, ny, FieldRef("h", v.data()), style);
+  const Image a = read_png(dir / "plain.png"), img = read_png(dir / "legend.png");
+  REQUIRE(img.width == a.width);
+  REQUIRE(img.height > a.height + 20);  // two lines of text below the map
+  // The map is the same.
+  for (unsigned y = 0; y < a.height; ++y)
+    for (unsigned x = 0; x < a.width; ++x) REQUIRE(same(img.at(x, y), a.at(x, y)));
+  // The band below is opaque, and has text (black pixels).
+  std::size_t black = 0;
+  const std::array<std::uint8_t, 4> kBlack{0, 0, 0, 255}, kWhite{255, 255, 255, 255};
+  for (unsigned y = a.height; y < img.height; ++y)
+    for (unsigned x = 0; x < img.width; ++x) {
+      REQUIRE(img.at(x, y)[3] == 255);
+      black += same(img.at(x, y), kBlack);
+    }
+  CHECK(black > 100);
+
+  // The colour bar: a run of pixels from viridis(0) to viridis(1), each the colour map's at its
+  // place along the run, in some row of the band.
+  unsigned bar_rows = 0, bar_length = 0;
+  for (unsigned y = a.height; y < img.height; ++y) {
+    unsigned x0 = 0;
+    while (x0 < img.width && !same(img.at(x0, y), opaque(viridis(0)))) ++x0;
+    if (x0 == img.width) continue;
+    unsigned x1 = x0;
+    while (x1 + 1 < img.width && !same(img.at(x1 + 1, y), kWhite) && !same(img.at(x1 + 1, y), kBlack)) ++x1;
+    const unsigned n = x1 - x0 + 1;
+    INFO("row " << y << ": a bar of " << n << " pixels from x = " << x0);
+    REQUIRE(n >= 64);
+    for (unsigned k = 0; k < n; ++k) REQUIRE(same(img.at(x0 + k, y), opaque(viridis(double(k) / (n - 1)))));
+    ++bar_rows;
+    bar_length = n;
+  }
+  CHECK(bar_rows >= 5);
+  CHECK(bar_length > img.width / 4);
+
+  // The scale bar: the longest run of black pixels in a row (text strokes are at most 5 pixels),
+  // a round number of metres, the largest such in a quarter of the image's width.
+  unsigned longest = 0;
+  for (unsigned y = a.height; y < img.height; ++y) {
+    unsigned run = 0;
+    for (unsigned x = 0; x < img.width; ++x) {
+      run = same(img.at(x, y), kBlack) ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+  }
+  const double metres = longest * dx / style.scale, room = img.width / 4 * dx / style.scale;
+  INFO("scale bar " << longest << " pixels, " << metres << " m; a quarter of the width is " << room << " m");
+  CHECK(longest > 5);
+  const double decade = std::pow(10.0, std::floor(std::log10(metres) + 1e-9));
+  const double mantissa = metres / decade;
+  CHECK((mantissa == Approx(1) || mantissa == Approx(2) || mantissa == Approx(5)));
+  CHECK(metres <= room);
+  CHECK(metres * 2.5 > room);
+
+  // Another time stamp changes the band, not the map.
+  style.legend_text.stamp = "t = 700 s (0:11:40)";
+  shwa::io::write_png(dir / "later.png", nx, ny, FieldRef("h", v.data()), style);
+  const Image later = read_png(dir / "later.png");
+  REQUIRE(later.height == img.height);
+  unsigned changed_map = 0, changed_band = 0;
+  for (unsigned y = 0; y < img.height; ++y)
+    for (unsigned x = 0; x < img.width; ++x)
+      (y < a.height ? changed_map : changed_band) += !same(img.at(x, y), later.at(x, y));
+  CHECK(changed_map == 0);
+  CHECK(changed_band > 0);
+
+  // A map narrower than its legend: the image is widened, transparent right of the map.
+  const std::vector<double> small = {0, 5, 10, 1, 2, 3};
+  shwa::io::write_png(dir / "small.png", 3, 2, FieldRef("h", small.data()), style);
+  const Image s = read_png(dir / "small.png");
+  CHECK(s.width > 100);
+  CHECK(s.height > 20);
+  CHECK(s.at(0, 1) == opaque(viridis(0)));
+  CHECK(s.at(3, 0)[3] == 0);
+  CHECK(s.at(s.width - 1, 1)[3] == 0);
+}
