@@ -28,20 +28,18 @@
 
 #include "checkpointing.hpp"
 #include "monitors.hpp"
-#include "output_files.hpp"
-#include "output_lock.hpp"
 #include "outputs.hpp"
 #include "progress.hpp"
+#include "run_outputs.hpp"
 #include "signals.hpp"
+#include "time_loop.hpp"
 
 #include "diagnostics.hpp"
 #include "halo.hpp"
 #include "init.hpp"
 #include "solver.hpp"
 
-#include "io/atomic_file.hpp"
 #include "io/error.hpp"
-#include "io/gauges.hpp"
 #include "io/text.hpp"
 
 #ifdef SHWA_WITH_MPI
@@ -52,9 +50,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
-#include <map>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -69,15 +65,6 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 /// Gauge samples the device buffer holds before they are written.
 constexpr int kGaugeRows = 256;
-
-/// A Kokkos profiling region for the lifetime of the object (exception-safe).
-class Region {
- public:
-  explicit Region(const char* name) { Kokkos::Profiling::pushRegion(name); }
-  ~Region() { Kokkos::Profiling::popRegion(); }
-  Region(const Region&) = delete;
-  Region& operator=(const Region&) = delete;
-};
 
 /// Sets the owned cells of f (padded by g.ng) from a row-major host vector, keeping the ghosts.
 template <class View>
@@ -115,33 +102,48 @@ double meta_double(const io::Checkpoint& c, const std::string& path, const std::
   return *x;
 }
 
-/// The run on one block.
+/// The run on one block: its state on the device and the jobs of its time loop around the
+/// solver's steps (monitors, gauges, outputs, checkpoints, the summary). The host-side jobs that
+/// touch no field are time_loop.hpp's (when to write, timing) and run_outputs.hpp's (the files).
 template <class E>
 class BlockRun {
  public:
   BlockRun(const RunConfig& cfg, const RunOptions& opt, const Grid& block, Exchanger<E>& ex, Collective& coll)
       : cfg_(cfg), opt_(opt), block_(block), ex_(ex), coll_(coll), solver_(block, cfg.params, cfg.bc),
-        diag_(block), maxima_(block) {
+        diag_(block), maxima_(block), outputs_(cfg, opt, coll) {
     solver_.set_overlap(cfg.parallel.overlap);
   }
+
+  void set_parallel(int px, int py, const std::string& transport) { px_ = px, py_ = py, transport_ = transport; }
 
   RunStats run();
 
  private:
+  // Set-up.
   void set_up();
   void restore(const std::string& path);
-  void check_start_over() const;
-  void set_up_gauges();
-  void record_gauges();
-  void flush_gauges();
+  void start_monitors();
+  // Stepping.
+  double step(double stop);
+  void after_step(double dt, double stop, OutputSchedule& schedule, LoopTimer& timer);
+  // Monitors: the maxima and health record on the device, read at health checks.
   void update_monitors();
   void check_health();
   [[noreturn]] void blow_up(const std::string& what);
+  // Gauges: samples on the device, written at outputs, checkpoints and when the buffer is full.
+  void record_gauges();
+  void flush_gauges();
+  // Outputs and checkpoints.
   std::vector<double> gather(const Field<E>& f, const Grid& g) { return coll_.gather(owned_to_host(f, g), g); }
   Frame frame(int index);
   Frame maxima_frame();
+  void write_output(int index);
   void write_checkpoint();
+  // The end.
+  [[noreturn]] void stop_interrupted();
+  void finish_outputs();
   void compare_with_exact();
+  void summarize(const LoopTimer::Times& loop, long steps0, std::chrono::steady_clock::time_point t_start);
 
   const RunConfig& cfg_;
   RunOptions opt_;
@@ -154,24 +156,18 @@ class BlockRun {
   HealthRecord<E> health_;
   GaugeBuffer<E> gauge_buffer_;
   std::vector<bool> gauge_here_;  // gauge k lies in this block
-  std::optional<io::GaugeWriter> gauges_;
-  std::vector<std::unique_ptr<OutputFormat>> formats_;
+  RunOutputs outputs_;
   std::vector<double> H_global_;  // on the root
   int px_ = 1, py_ = 1;
   std::string transport_ = "none";
 
- public:
-  void set_parallel(int px, int py, const std::string& transport) { px_ = px, py_ = py, transport_ = transport; }
-
- private:
-  OutputLock lock_;  // held by the root while the run writes in the output directory
   std::string last_checkpoint_;
-  long checkpoint_step_ = -1;      // the step of the last checkpoint this run wrote
-  bool stop_ = false;              // every rank knows a signal asked the run to stop
-  std::map<std::string, std::string> definition_;  // what defines the run, as checkpoints record it (root)
-  double clipped_before_ = 0;     // clipped volume of the runs before a restart
-  long frames_ = 0;                // output frames written since the run began (-1: unknown)
-  double next_gauge_ = 0, next_checkpoint_ = 0;
+  long checkpoint_step_ = -1;  // the step of the last checkpoint this run wrote
+  bool stop_ = false;          // every rank knows a signal asked the run to stop
+  double clipped_before_ = 0;  // clipped volume of the runs before a restart
+  long frames_ = 0;            // output frames written since the run began (-1: unknown)
+  double quiet_sum_ = 0;       // the fraction of quiet squares (skipped dry land) at output times...
+  int quiet_samples_ = 0;      // ... over this many outputs
   RunStats stats_;
 };
 
@@ -198,17 +194,6 @@ void BlockRun<E>::set_up() {
   H_global_ = gather(solver_.bathymetry(), block_);
 }
 
-/// Refuses a run that starts over in an output directory holding another run's files, or shwa's
-/// files without a record of their run, unless the command line allows it (--overwrite).
-template <class E>
-void BlockRun<E>::check_start_over() const {
-  if (opt_.overwrite) return;
-  if (const auto conflict = output_dir_conflict(cfg_.out.dir, definition_))
-    throw io::OutputError(cfg_.out.dir + ": the output directory " + *conflict +
-                          "; choose another output.dir, or run with " + kOverwriteOption +
-                          " to remove shwa's files there first (other files stay)");
-}
-
 /// Puts the state of a checkpoint into the solver and the maxima; validated against this run.
 template <class E>
 void BlockRun<E>::restore(const std::string& path) {
@@ -216,7 +201,7 @@ void BlockRun<E>::restore(const std::string& path) {
   coll_.collectively([&] {
     if (!coll_.root()) return;
     c = io::read_checkpoint(path);
-    check_restart(c, path, cfg_, definition_);
+    check_restart(c, path, cfg_, outputs_.definition());
     if (c.precision != int(sizeof(Real)))
       throw io::InputError(path + ": the checkpoint was written in " + (c.precision == 4 ? "single" : "double") +
                            " precision, this build runs in the other");
@@ -255,8 +240,10 @@ void BlockRun<E>::restore(const std::string& path) {
   last_checkpoint_ = path;
 }
 
+/// The gauges' cells in this block and their device buffer; the range of time steps (that of
+/// the runs before on a restart); the maxima of the initial state.
 template <class E>
-void BlockRun<E>::set_up_gauges() {
+void BlockRun<E>::start_monitors() {
   std::vector<int> cells;
   const io::Grid& g = cfg_.grid;
   for (const io::GaugePoint& p : cfg_.out.gauges) {
@@ -268,6 +255,10 @@ void BlockRun<E>::set_up_gauges() {
     cells.push_back(here ? j : 0);
   }
   gauge_buffer_ = GaugeBuffer<E>(block_, cells, kGaugeRows);
+  stats_.dt_min = opt_.restart ? stats_.dt_min : std::numeric_limits<double>::infinity();
+  stats_.dt_max = opt_.restart ? stats_.dt_max : 0.0;
+  if (!opt_.restart && cfg_.out.maxima)
+    update_maxima(solver_.state(), block_, maxima_, 0.0, solver_.steps(), Real(cfg_.out.arrival_threshold), health_);
 }
 
 /// Takes the gauge sample of the current state into the device buffer, first writing the buffer
@@ -283,36 +274,14 @@ void BlockRun<E>::record_gauges() {
   gauge_buffer_.record(solver_.state(), solver_.time());
 }
 
-/// Writes the rows of the gauge buffer to gauges.csv (collective: every rank calls it at the same
-/// point): each output field (output_fields()) of each gauge's cell. Each gauge's values come from
-/// the block that holds it: the others add -0.0.
+/// Writes the samples of the gauge buffer to gauges.csv (collective: every rank calls it at the
+/// same point).
 template <class E>
 void BlockRun<E>::flush_gauges() {
   if (cfg_.out.gauges.empty() || gauge_buffer_.rows() == 0) return;
-  std::vector<double> times, raw;  // raw[(r * n + k) * 4 + q]: (h, qx, qy, hc) of gauge k in row r
+  std::vector<double> times, raw;
   std::tie(times, raw) = gauge_buffer_.take();
-  const std::vector<OutputFieldInfo>& fields = output_fields();
-  const std::size_t n = cfg_.out.gauges.size(), q = fields.size();
-  std::vector<double> rows(times.size() * n * q);
-  for (std::size_t r = 0; r < times.size(); ++r)
-    for (std::size_t k = 0; k < n; ++k) {
-      if (!gauge_here_[k]) {
-        // -0.0 is the identity of IEEE addition: the sum is the holder's value exactly, signed
-        // zeros and NaN (eta over dry land) included.
-        std::fill_n(&rows[(r * n + k) * q], q, -0.0);
-        continue;
-      }
-      const double* v = &raw[(r * n + k) * 4];
-      const io::GaugePoint& p = cfg_.out.gauges[k];
-      const std::size_t cell = std::size_t(std::floor((p.y - cfg_.grid.y0) / cfg_.grid.dy)) * cfg_.grid.nx +
-                               std::size_t(std::floor((p.x - cfg_.grid.x0) / cfg_.grid.dx));
-      const CellValues values{v[0], v[1], v[2], v[3], cfg_.init.H[cell], cfg_.params.eps_h};
-      for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = fields[m].value(values);
-    }
-  coll_.sum_all(rows);
-  coll_.collectively([&] {
-    if (gauges_) gauges_->append_rows(times, rows);
-  });
+  outputs_.write_gauges(times, raw, gauge_here_);
 }
 
 /// After each step: the maxima maps, whose kernel also marks unhealthy cells in the health record
@@ -456,8 +425,8 @@ void BlockRun<E>::write_checkpoint() {
                 {"deck", cfg_.deck_path}};
   // What the outputs a restart continues hold by now (check_resumable_outputs).
   if (frames_ >= 0) c.metadata["frames"] = std::to_string(frames_);
-  if (gauges_) c.metadata["gauge_rows"] = std::to_string(gauges_->rows());
-  c.metadata.insert(definition_.begin(), definition_.end());
+  if (outputs_.has_gauge_file()) c.metadata["gauge_rows"] = std::to_string(outputs_.gauge_rows());
+  c.metadata.insert(outputs_.definition().begin(), outputs_.definition().end());
   coll_.collectively([&] {
     if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
   });
@@ -488,181 +457,79 @@ void BlockRun<E>::compare_with_exact() {
   stats_.error_u_linf = uinf;
 }
 
+/// One step of the solver, ending at `stop` at the latest; returns its dt. A step that fails (a
+/// NaN or zero time step) is a blow-up.
 template <class E>
-RunStats BlockRun<E>::run() {
-  const auto t_start = Clock::now();
-  const OutputConfig& out = cfg_.out;
-  // Everything that can be refused is checked before the first file is written: the input files
-  // are read for the run's definition, a restart's checkpoint must be sound and of the same run.
-  std::string checkpoint;
-  coll_.collectively([&] {
-    if (!coll_.root()) return;
-    definition_ = definition_metadata(cfg_.definition);
-    if (!opt_.restart) return;
-    checkpoint = latest_checkpoint(out.dir);
-    const io::Checkpoint c = io::read_checkpoint(checkpoint);
-    check_restart(c, checkpoint, cfg_, definition_);
-    check_resumable_outputs(cfg_, c, checkpoint, output_field_names());
-  });
-
-  set_up();
-  if (opt_.restart) restore(checkpoint);
-  set_up_gauges();
-  stats_.dt_min = opt_.restart ? stats_.dt_min : std::numeric_limits<double>::infinity();
-  stats_.dt_max = opt_.restart ? stats_.dt_max : 0.0;
-  if (!opt_.restart && out.maxima)
-    update_maxima(solver_.state(), block_, maxima_, 0.0, solver_.steps(),
-                  Real(out.arrival_threshold), health_);
-
-  const ResumeFrom resume = opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt;
-  // The first file written: the output directory's lock; with it held, what killed runs left
-  // half-written goes, and when this run starts over, the files of the earlier run there (of
-  // the same run, or any with --overwrite; output_files.hpp), so that none is left beside this
-  // run's; then the record of this run and the resolved deck. The directory is checked once
-  // before the lock too, so that a refused run creates no lock file.
-  coll_.collectively([&] {
-    if (coll_.root()) {
-      if (!opt_.restart) check_start_over();
-      std::filesystem::create_directories(out.dir);
-      lock_ = OutputLock(out.dir);
-      remove_stale_temporaries(out.dir);
-      if (!opt_.restart) {
-        check_start_over();
-        remove_shwa_outputs(out.dir);
-      }
-      write_run_record(out.dir, definition_);
-      io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
-    }
-  });
-  coll_.collectively([&] {
-    formats_ = make_outputs(cfg_, resume, H_global_);
-    const std::vector<std::string> columns = output_field_names();
-    if (coll_.root() && !out.gauges.empty())
-      gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, columns, *resume)
-                             : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, columns));
-  });
-  // Each format's writes of a frame, on every rank; a failure on any rank stops all.
-  auto write_frame = [&](const Frame& fr) {
-    coll_.collectively([&] {
-      for (auto& f : formats_) f->write(fr);
-    });
-  };
-
-  // The first output time still to write, and the next gauge and checkpoint times.
-  const double t0 = solver_.time();
-  std::size_t next_out = std::size_t(std::upper_bound(out.times.begin(), out.times.end(), t0) - out.times.begin());
-  auto next_multiple = [](double t, double every) { return (std::floor(t / every) + 1) * every; };
-  if (!opt_.restart) {
-    write_frame(frame(0));
-    ++stats_.outputs;
-    ++frames_;
-    record_gauges();
+double BlockRun<E>::step(double stop) {
+  try {
+    const Region r("shwa::step");
+    return solver_.step(stop, ex_);
+  } catch (const std::runtime_error& e) {
+    check_health();
+    blow_up(e.what());
   }
-  next_gauge_ = out.gauge_interval > 0 ? next_multiple(t0, out.gauge_interval) : 0;
-  next_checkpoint_ = cfg_.checkpoint_interval > 0 ? next_multiple(t0, cfg_.checkpoint_interval) : 0;
+}
 
-  // Only the root reports progress.
-  std::FILE* devnull = coll_.root() ? nullptr : std::fopen("/dev/null", "w");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> devnull_closer(devnull, [](std::FILE* f) { return f ? std::fclose(f) : 0; });
-  Progress progress(devnull ? devnull : opt_.progress, t0, cfg_.t_end, out.progress_interval);
-  const long steps0 = solver_.steps();
-  double in_outputs = 0;  // seconds of the loop spent writing outputs and checkpoints
-  // ... and the halo and reduction seconds within them (a checkpoint's health check reduces).
-  double halo_in_outputs = 0, reduce_in_outputs = 0;
-  // Runs f (outputs, a checkpoint) in a profiling region, its time counted apart from the steps'
-  // and so are the halo and reduction times in it: the split of the loop's time into compute,
-  // halo and allreduce covers the same intervals as the loop's time. The steps queued before f
-  // finish first.
-  auto timed = [&](const char* region, auto&& f) {
-    Kokkos::fence();
-    const double halo0 = coll_.halo_seconds(), reduce0 = coll_.reduce_seconds();
-    const auto t_io = Clock::now();
-    {
-      const Region r(region);
-      f();
-    }
-    in_outputs += seconds_since(t_io);
-    halo_in_outputs += coll_.halo_seconds() - halo0;
-    reduce_in_outputs += coll_.reduce_seconds() - reduce0;
-  };
-  coll_.reset_comm_times();
-  Kokkos::fence();
-  const auto t_loop = Clock::now();
-  double quiet_sum = 0;  // the fraction of quiet squares (skipped dry land) at output times
-  int quiet_samples = 0;
-  while (next_out < out.times.size()) {
-    const double stop = out.times[next_out];
-    double dt = 0;
-    try {
-      const Region r("shwa::step");
-      dt = solver_.step(stop, ex_);
-    } catch (const std::runtime_error& e) {  // a NaN or zero time step
-      check_health();
-      blow_up(e.what());
-    }
-    const double t = solver_.time();
-    {
-      const Region r("shwa::monitors");
-      update_monitors();
-      if (out.gauge_interval == 0 || t >= next_gauge_) {
-        record_gauges();
-        if (out.gauge_interval > 0) next_gauge_ = next_multiple(t, out.gauge_interval);
-      }
-    }
-    // A step cut short to land on an output time is not a CFL step: leave it out of the range.
-    if (t != stop) stats_.dt_min = std::min(stats_.dt_min, dt);
-    stats_.dt_max = std::max(stats_.dt_max, dt);
-    if (t == stop) {
-      check_health();
-      quiet_sum += ex_.sum_all(solver_.quiet_fraction()) / coll_.ranks();
-      ++quiet_samples;
-      timed("shwa::output", [&] {
-        flush_gauges();
-        write_frame(frame(int(next_out)));
-      });
-      ++stats_.outputs;
-      if (frames_ >= 0) ++frames_;
-      ++next_out;
-    }
-    if (cfg_.checkpoint_interval > 0 && t >= next_checkpoint_) {
-      timed("shwa::checkpoint", [&] { write_checkpoint(); });
-      next_checkpoint_ = next_multiple(t, cfg_.checkpoint_interval);
-    }
-    progress.update(t, solver_.steps(), dt, t == stop);
-    // One process looks at the signal after every step; several ranks agreed in check_health().
-    if (coll_.ranks() == 1 && stop_signal() != 0) stop_ = true;
-    if (stop_) {
-      if (checkpoint_step_ != solver_.steps()) timed("shwa::checkpoint", [&] { write_checkpoint(); });
-      break;
+/// After a step of dt that ended at `stop` at the latest: the monitors and a gauge sample when one
+/// is due, the range of time steps, the output frame when the step reached its time, and a
+/// checkpoint when one is due (those two timed apart from the steps).
+template <class E>
+void BlockRun<E>::after_step(double dt, double stop, OutputSchedule& schedule, LoopTimer& timer) {
+  const double t = solver_.time();
+  {
+    const Region r("shwa::monitors");
+    update_monitors();
+    if (schedule.gauge_due(t)) {
+      record_gauges();
+      schedule.gauge_taken(t);
     }
   }
+  // A step cut short to land on an output time is not a CFL step: leave it out of the range.
+  if (t != stop) stats_.dt_min = std::min(stats_.dt_min, dt);
+  stats_.dt_max = std::max(stats_.dt_max, dt);
+  if (t == stop) {
+    check_health();
+    quiet_sum_ += ex_.sum_all(solver_.quiet_fraction()) / coll_.ranks();
+    ++quiet_samples_;
+    timer.apart("shwa::output", [&] { write_output(schedule.next_index()); });
+    schedule.output_written();
+  }
+  if (schedule.checkpoint_due(t)) {
+    timer.apart("shwa::checkpoint", [&] { write_checkpoint(); });
+    schedule.checkpoint_written(t);
+  }
+}
+
+/// The frame of output time `index` (every rank): the gauge samples up to it first.
+template <class E>
+void BlockRun<E>::write_output(int index) {
   flush_gauges();
-  Kokkos::fence();
-  const double loop = seconds_since(t_loop) - in_outputs;
-  progress.finish();
-  if (stop_) {
-    // The outputs so far are complete files; the maxima and the summary belong to the end.
-    coll_.collectively([&] {
-      for (auto& f : formats_) f->finish();
-    });
-    const int sig = stop_signal();
-    const std::string by = sig != 0 ? signal_name(sig) : "a signal to another rank";
-    throw Interrupted(by + " stopped the run after step " + std::to_string(solver_.steps()) + " (t = " +
-                      io::format_double(solver_.time()) + " s); its checkpoint is " + last_checkpoint_);
-  }
+  outputs_.write(frame(index));
+  ++stats_.outputs;
+  if (frames_ >= 0) ++frames_;
+}
 
-  const double halo = coll_.halo_seconds() - halo_in_outputs, reduce = coll_.reduce_seconds() - reduce_in_outputs;
-  if (out.maxima) {
-    const Frame m = maxima_frame();
-    coll_.collectively([&] {
-      for (auto& f : formats_) f->write_maxima(m);
-    });
-  }
-  coll_.collectively([&] {
-    for (auto& f : formats_) f->finish();
-  });
-  compare_with_exact();
+/// A signal stopped the run, after a checkpoint: the outputs so far are complete files; the
+/// maxima and the summary belong to the end.
+template <class E>
+void BlockRun<E>::stop_interrupted() {
+  outputs_.finish();
+  const int sig = stop_signal();
+  const std::string by = sig != 0 ? signal_name(sig) : "a signal to another rank";
+  throw Interrupted(by + " stopped the run after step " + std::to_string(solver_.steps()) + " (t = " +
+                    io::format_double(solver_.time()) + " s); its checkpoint is " + last_checkpoint_);
+}
 
+/// The maxima maps, then every format closes its files.
+template <class E>
+void BlockRun<E>::finish_outputs() {
+  if (cfg_.out.maxima) outputs_.write_maxima(maxima_frame());
+  outputs_.finish();
+}
+
+/// The run's figures (summary.json) on every rank, written by the root.
+template <class E>
+void BlockRun<E>::summarize(const LoopTimer::Times& loop, long steps0, std::chrono::steady_clock::time_point t_start) {
   const Conserved<E>& w = solver_.state();
   stats_.deck = cfg_.deck_path;
   stats_.problem = cfg_.problem;
@@ -675,30 +542,65 @@ RunStats BlockRun<E>::run() {
   if (!(stats_.dt_min <= stats_.dt_max)) stats_.dt_min = stats_.dt_max;
   stats_.volume_final = ex_.sum_all(diag_.volume(w));
   stats_.mass_final = ex_.sum_all(diag_.pollutant_mass(w));
-  stats_.quiet_fraction = quiet_samples > 0 ? quiet_sum / quiet_samples : 0.0;
+  stats_.quiet_fraction = quiet_samples_ > 0 ? quiet_sum_ / quiet_samples_ : 0.0;
   stats_.clipped_volume = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
-  stats_.wall_loop = loop;
-  stats_.wall_total = seconds_since(t_start);
   stats_.ranks = coll_.ranks();
   stats_.px = px_;
   stats_.py = py_;
   stats_.halo_width = block_.ng;
   stats_.overlap = cfg_.parallel.overlap;
   stats_.transport = transport_;
-  // The time loop of the slowest rank and its split: every part of it is a sum of intervals
-  // inside that rank's loop, less its outputs, so compute = loop - halo - allreduce is not
-  // negative and the three add up to the loop (parts from different ranks would not).
-  stats_.wall_loop = coll_.max_all(loop);
-  std::vector<double> split = {0.0, 0.0, 0.0};  // halo, allreduce, ranks: of the slowest ranks
-  if (loop == stats_.wall_loop) split = {halo, reduce, 1.0};
-  coll_.sum_all(split);
-  stats_.halo_s = split[0] / split[2];
-  stats_.allreduce_s = split[1] / split[2];
-  stats_.compute_s = stats_.wall_loop - stats_.halo_s - stats_.allreduce_s;
-  stats_.wall_total = coll_.max_all(stats_.wall_total);
+  const double total = seconds_since(t_start);
+  slowest_rank_split(loop, coll_, stats_);
+  stats_.wall_total = coll_.max_all(total);
   coll_.collectively([&] {
-    if (coll_.root()) write_summary(out.dir + "/summary.json", stats_);
+    if (coll_.root()) write_summary(cfg_.out.dir + "/summary.json", stats_);
   });
+}
+
+/// The run: everything that can be refused is checked before the first file is written; the
+/// state is set up (or restored from a checkpoint); the output directory is taken; then the
+/// steps, each followed by its jobs (after_step), until the last output time or a signal.
+template <class E>
+RunStats BlockRun<E>::run() {
+  const auto t_start = Clock::now();
+  const std::string checkpoint = outputs_.check_before_writing();
+  set_up();
+  if (opt_.restart) restore(checkpoint);
+  start_monitors();
+  outputs_.open(opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt, H_global_);
+
+  OutputSchedule schedule(cfg_, solver_.time());
+  if (!opt_.restart) {
+    write_output(0);
+    record_gauges();
+  }
+  // Only the root reports progress.
+  std::FILE* devnull = coll_.root() ? nullptr : std::fopen("/dev/null", "w");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> devnull_closer(devnull, [](std::FILE* f) { return f ? std::fclose(f) : 0; });
+  Progress progress(devnull ? devnull : opt_.progress, solver_.time(), cfg_.t_end, cfg_.out.progress_interval);
+  const long steps0 = solver_.steps();
+  LoopTimer timer(coll_);
+  timer.start();
+  while (!schedule.done()) {
+    const double stop = schedule.next_output();
+    const double dt = step(stop);
+    after_step(dt, stop, schedule, timer);
+    progress.update(solver_.time(), solver_.steps(), dt, solver_.time() == stop);
+    // One process looks at the signal after every step; several ranks agreed in check_health().
+    if (coll_.ranks() == 1 && stop_signal() != 0) stop_ = true;
+    if (stop_) {
+      if (checkpoint_step_ != solver_.steps()) timer.apart("shwa::checkpoint", [&] { write_checkpoint(); });
+      break;
+    }
+  }
+  flush_gauges();
+  const LoopTimer::Times loop = timer.stop();
+  progress.finish();
+  if (stop_) stop_interrupted();
+  finish_outputs();
+  compare_with_exact();
+  summarize(loop, steps0, t_start);
   return stats_;
 }
 

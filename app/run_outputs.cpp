@@ -1,0 +1,111 @@
+// shwa/app/run_outputs.cpp — see run_outputs.hpp.
+#include "run_outputs.hpp"
+
+#include "checkpointing.hpp"
+#include "output_files.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/checkpoint.hpp"
+#include "io/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace shwa::app {
+
+std::string RunOutputs::check_before_writing() {
+  std::string checkpoint;
+  coll_.collectively([&] {
+    if (!coll_.root()) return;
+    definition_ = definition_metadata(cfg_.definition);
+    if (!opt_.restart) return;
+    checkpoint = latest_checkpoint(cfg_.out.dir);
+    const io::Checkpoint c = io::read_checkpoint(checkpoint);
+    check_restart(c, checkpoint, cfg_, definition_);
+    check_resumable_outputs(cfg_, c, checkpoint, output_field_names());
+  });
+  return checkpoint;
+}
+
+/// Refuses a run that starts over in an output directory holding another run's files, or shwa's
+/// files without a record of their run, unless the command line allows it (--overwrite).
+void RunOutputs::check_start_over() const {
+  if (opt_.overwrite) return;
+  if (const auto conflict = output_dir_conflict(cfg_.out.dir, definition_))
+    throw io::OutputError(cfg_.out.dir + ": the output directory " + *conflict +
+                          "; choose another output.dir, or run with " + kOverwriteOption +
+                          " to remove shwa's files there first (other files stay)");
+}
+
+void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
+  const OutputConfig& out = cfg_.out;
+  coll_.collectively([&] {
+    if (coll_.root()) {
+      if (!opt_.restart) check_start_over();
+      std::filesystem::create_directories(out.dir);
+      lock_ = OutputLock(out.dir);
+      remove_stale_temporaries(out.dir);
+      if (!opt_.restart) {
+        check_start_over();
+        remove_shwa_outputs(out.dir);
+      }
+      write_run_record(out.dir, definition_);
+      io::write_file_atomically(out.dir + "/deck.toml", cfg_.resolved_deck);
+    }
+  });
+  coll_.collectively([&] {
+    formats_ = make_outputs(cfg_, resume, H_global);
+    const std::vector<std::string> columns = output_field_names();
+    if (coll_.root() && !out.gauges.empty())
+      gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, columns, *resume)
+                             : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, columns));
+  });
+}
+
+void RunOutputs::write(const Frame& frame) {
+  coll_.collectively([&] {
+    for (auto& f : formats_) f->write(frame);
+  });
+}
+
+void RunOutputs::write_maxima(const Frame& frame) {
+  coll_.collectively([&] {
+    for (auto& f : formats_) f->write_maxima(frame);
+  });
+}
+
+void RunOutputs::finish() {
+  coll_.collectively([&] {
+    for (auto& f : formats_) f->finish();
+  });
+}
+
+void RunOutputs::write_gauges(const std::vector<double>& times, const std::vector<double>& raw,
+                              const std::vector<bool>& here) {
+  const std::vector<OutputFieldInfo>& fields = output_fields();
+  const std::size_t n = cfg_.out.gauges.size(), q = fields.size();
+  const io::Grid& g = cfg_.grid;
+  std::vector<double> rows(times.size() * n * q);
+  for (std::size_t r = 0; r < times.size(); ++r)
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!here[k]) {
+        // -0.0 is the identity of IEEE addition: the sum is the holder's value exactly, signed
+        // zeros and NaN (eta over dry land) included.
+        std::fill_n(&rows[(r * n + k) * q], q, -0.0);
+        continue;
+      }
+      const double* v = &raw[(r * n + k) * 4];
+      const io::GaugePoint& p = cfg_.out.gauges[k];
+      const std::size_t cell = std::size_t(std::floor((p.y - g.y0) / g.dy)) * g.nx +
+                               std::size_t(std::floor((p.x - g.x0) / g.dx));
+      const CellValues values{v[0], v[1], v[2], v[3], cfg_.init.H[cell], cfg_.params.eps_h};
+      for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = fields[m].value(values);
+    }
+  coll_.sum_all(rows);
+  coll_.collectively([&] {
+    if (gauges_) gauges_->append_rows(times, rows);
+  });
+}
+
+}  // namespace shwa::app
