@@ -16,7 +16,17 @@ for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "shwa: installing Debian packages: ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # apt-get and dpkg print several lines for each of the packages a fresh machine needs: they go
+  # to a log, and reach the terminal (the log's end) only when the installation fails.
+  log=${SHWA_DEPS:-$HOME/.cache/shwa}/apt-get.log
+  mkdir -p "$(dirname "$log")"
+  echo "shwa: installing Debian packages (apt-get's output: $log): ${missing[*]}"
+  if ! { $SUDO apt-get update -qq &&
+         DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+       > "$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    echo "shwa: installing the Debian packages failed; the whole output is in $log" >&2
+    exit 1
+  fi
+  echo "shwa: Debian packages installed"
 fi

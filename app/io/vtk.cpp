@@ -175,7 +175,9 @@ PvdCollection PvdCollection::resume(std::string path, double up_to) {
     const auto part_no = part ? parse_int(*part) : std::nullopt;
     if (!time || !part_no || !file || *part_no < 0 || *part_no > INT32_MAX)
       throw InputError(path + ":" + std::to_string(line_no) + ": cannot read this DataSet entry");
-    if (*time <= up_to) pvd.entries_.push_back({*time, static_cast<int>(*part_no), *file});
+    // value_or rather than *time: GCC 12 at -O3 warns (-Wmaybe-uninitialized) on *time here.
+    const double when = time.value_or(0.0);
+    if (when <= up_to) pvd.entries_.push_back({when, static_cast<int>(*part_no), *file});
   }
   return pvd;
 }
