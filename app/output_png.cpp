@@ -8,25 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <limits>
 
 namespace shwa::app {
 
 namespace {
-
-/// "t = 600 s (0:10:00)": the time in seconds, and as hours, minutes and seconds from a minute on.
-std::string time_stamp(double t) {
-  std::string s = "t = " + io::legend_number(t) + " s";
-  if (t >= 60 && t < 3.6e8) {
-    const long r = std::lround(t);
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " (%ld:%02ld:%02ld)", r / 3600, (r / 60) % 60, r % 60);
-    s += buf;
-  }
-  return s;
-}
 
 double max_of(const std::vector<double>& v) {
   double m = 0;
@@ -55,7 +42,7 @@ class PngOutput final : public OutputFormat {
       depth[k] = h[k] >= eps_h_ ? h[k] : nan;
       c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
     }
-    const std::string tag = frame_tag(f.index), stamp = time_stamp(f.time);
+    const std::string tag = frame_tag(f.index), stamp = io::legend_time(f.time);
     put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp);
     put("concentration_" + tag, f.grid, c, c_max_, "concentration", stamp);
   }
@@ -65,7 +52,7 @@ class PngOutput final : public OutputFormat {
     std::vector<double> hmax = f.global.at("hmax");
     for (double& x : hmax)
       if (x < eps_h_) x = std::numeric_limits<double>::quiet_NaN();  // never wet
-    const std::string until = "up to " + time_stamp(f.time);
+    const std::string until = "up to " + io::legend_time(f.time);
     put("hmax", f.grid, hmax, depth_max_, "max depth (m)", until);
     put("cmax", f.grid, f.global.at("cmax"), c_max_, "max concentration", until);
     put("arrival", f.grid, f.global.at("arrival"), t_end_, "arrival (s)",

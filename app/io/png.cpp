@@ -44,6 +44,18 @@ std::string legend_number(double v) {
   return buf;
 }
 
+std::string legend_time(double t) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "t = %.6g s", t == 0 ? 0.0 : t);
+  std::string s = buf;
+  if (t >= 60 && t < 3.6e8) {
+    const long r = std::lround(t);
+    std::snprintf(buf, sizeof buf, " (%ld:%02ld:%02ld)", r / 3600, (r / 60) % 60, r % 60);
+    s += buf;
+  }
+  return s;
+}
+
 namespace {
 
 // A 5 x 9 bitmap font: 7 rows from the top of a capital to the baseline, 2 below it for

@@ -38,6 +38,10 @@ struct PngStyle {
 // of ten not above it (0 if max_metres is not a positive finite number).
 double scale_bar_metres(double max_metres);
 
+// A time stamp: "t = 600 s (0:10:00)", the time in seconds (6 significant digits, so that a run
+// of hours shows whole seconds) and, from a minute on, as hours, minutes and seconds.
+std::string legend_time(double t);
+
 // The number as the legend writes it: at most 4 significant digits, no trailing zeros
 // ("12", "0.05", "3600", "1.235e+05").
 std::string legend_number(double v);

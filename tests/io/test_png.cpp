@@ -106,6 +106,11 @@ TEST_CASE("png: scale bar lengths and legend numbers", "[io][png]") {
   CHECK(legend_number(0.05) == "0.05");
   CHECK(legend_number(3600) == "3600");
   CHECK(legend_number(-0.0) == "0");
+  using shwa::io::legend_time;
+  CHECK(legend_time(0) == "t = 0 s");
+  CHECK(legend_time(12.5) == "t = 12.5 s");
+  CHECK(legend_time(600) == "t = 600 s (0:10:00)");
+  CHECK(legend_time(44712) == "t = 44712 s (12:25:12)");
 }
 
 namespace {
