@@ -5,6 +5,8 @@
 #include "outputs.hpp"
 #include "problems.hpp"
 
+#include "kernels.hpp"
+
 #include "io/csv_series.hpp"
 #include "io/raster.hpp"
 #include "io/text.hpp"

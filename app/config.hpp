@@ -10,8 +10,7 @@
 
 #include "resources.hpp"
 
-#include "boundary.hpp"
-#include "solver.hpp"
+#include "params.hpp"
 
 #include "io/deck.hpp"
 #include "io/gauges.hpp"

@@ -1,6 +1,10 @@
-// shwa/app/parallel.cpp — see parallel.hpp.
+// shwa/app/parallel.cpp — see parallel.hpp and mpi_collective.hpp.
 #include "parallel.hpp"
 
+#include "mpi_collective.hpp"
+#include "simulation.hpp"
+
+#include "cart.hpp"
 #include "mpi_check.hpp"
 
 #include "io/error.hpp"

@@ -43,7 +43,7 @@
 #include "io/text.hpp"
 
 #ifdef SHWA_WITH_MPI
-#include "parallel.hpp"
+#include "mpi_collective.hpp"
 #endif
 
 #include <algorithm>

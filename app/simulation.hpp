@@ -6,7 +6,7 @@
 // to the root rank for the outputs and checkpoints, and scattered back on restart). Without MPI
 // (or on one rank of a build without it) run_simulation() uses one block, SingleBlock and
 // SingleRank; an MPI run gives each rank its block of the decomposition ([parallel] in the deck)
-// with comm/'s MpiExchanger and MpiCollective (parallel.hpp).
+// with comm/'s MpiExchanger and MpiCollective (mpi_collective.hpp).
 //
 // Errors in an MPI run: every step that can fail on some ranks only (reading a checkpoint on the
 // root, writing a file) runs through Collective::collectively, so every rank throws the same
@@ -16,7 +16,6 @@
 #include "config.hpp"
 #include "summary.hpp"
 
-#include "grid.hpp"
 #include "io/vtk.hpp"
 
 #include <cstdio>
@@ -24,6 +23,10 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+namespace shwa {
+struct Grid;  // grid.hpp: a block of the grid, which the collective calls pass through
+}  // namespace shwa
 
 namespace shwa::app {
 

@@ -19,7 +19,7 @@
 #include "fields.hpp"
 #include "grid.hpp"
 #include "math.hpp"
-#include "series.hpp"
+#include "params.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -27,36 +27,10 @@
 
 namespace shwa {
 
-/// The boundary types this filler knows; their names, documentation and deck keys are the app's
-/// (boundary_types() in app/config.hpp).
-enum class BcType : int { Wall = 0, Open = 1, Stage = 2, Discharge = 3 };
-
 inline const char* side_name(int s) {
   static const char* names[kNumSides] = {"west", "east", "south", "north"};
   return names[s];
 }
-
-/// One boundary segment: cells [begin, end) along the side, in global cell indices (x for the south
-/// and north sides, y for west and east); end < 0 means to the end of the side.
-struct BcSegment {
-  Side side = West;
-  int begin = 0, end = -1;
-  BcType type = BcType::Wall;
-  Series stage;          // free-surface level eta [m] (type stage)
-  Series discharge;      // inflow [m^3/s] (type discharge)
-  Series concentration;  // concentration of the inflow (type discharge)
-};
-
-struct Boundaries {
-  BcType side_default[kNumSides] = {BcType::Wall, BcType::Wall, BcType::Wall, BcType::Wall};
-  std::vector<BcSegment> segments;
-
-  static Boundaries all(BcType t) {
-    Boundaries b;
-    for (auto& s : b.side_default) s = t;
-    return b;
-  }
-};
 
 namespace detail {
 

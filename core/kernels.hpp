@@ -43,16 +43,6 @@ struct StepConstants {
 template <class E>
 using ClipCounter = Kokkos::View<double, typename E::memory_space>;
 
-/// Tile shapes of the kernels. tx x ty cells: the host sweeps' tiles (one thread a tile) and the
-/// device recompute kernel's teams (one thread a cell). `rows`: how many rows a team of the device
-/// decoupled and CFL kernels sweeps (detail::Column below); 0: chosen from the box's size, so that
-/// small blocks still give every multiprocessor teams to run (detail::column_rows).
-struct Tiling {
-  int tx = 32, ty = 8;
-  int rows = 0;
-  int cfl_rows = 0;  // likewise for the device CFL pass (detail::cfl_rows)
-};
-
 /// The most threads of a team of the device recompute kernel, hence cells of its tile (one thread a
 /// cell).
 #ifndef SHWA_DEVICE_MAX_TEAM

@@ -92,11 +92,6 @@ KOKKOS_FORCEINLINE_FUNCTION T select(bool c, T a, T b) {
 /// d where `use` holds (the caller's case), else 1: a denominator that is never zero.
 KOKKOS_FORCEINLINE_FUNCTION Real safe_den(bool use, Real d) { return use ? d : Real(1); }
 
-/// The least depth whose concentration is computed (below it, c = 0): the smallest normal number,
-/// so that 1 / h is finite. A cell that shallow holds no pollutant that matters, but a cell below
-/// eps_h may hold plenty, and it must give it up with its water (the pollutant upwinding).
-inline constexpr Real kMinDepthForC = std::numeric_limits<Real>::min();
-
 KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Real hc, Real H,
                                                     Real eps_h) {
   const bool wet = h >= eps_h;

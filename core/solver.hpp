@@ -15,6 +15,7 @@
 #include "grid.hpp"
 #include "halo.hpp"
 #include "kernels.hpp"
+#include "params.hpp"
 
 #include <cmath>
 #include <limits>
@@ -22,31 +23,6 @@
 #include <string>
 
 namespace shwa {
-
-enum class Variant { Recompute, Decoupled };
-
-inline const char* to_string(Variant v) { return v == Variant::Recompute ? "recompute" : "decoupled"; }
-
-struct SolverParams {
-  double g = 9.81;
-  double cfl = 0.9;       // 0 < CFL <= 1
-  double eps_h = 1e-4;    // dry below this depth [m]
-  double manning = 0.0;   // Manning's n where no per-cell field is set [s m^(-1/3)]
-  Variant variant = Variant::Decoupled;
-  Tiling tiling;
-  bool skip_dry = true;   // skip dry land that cannot change (QuietMap); the fields are the same
-
-  void validate() const {
-    auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
-    if (!(g > 0)) fail("g must be positive");
-    if (!(cfl > 0 && cfl <= 1)) fail("cfl must lie in (0, 1], got " + std::to_string(cfl));
-    if (!(eps_h > 0)) fail("eps_h must be positive");
-    if (!(manning >= 0)) fail("manning must not be negative");
-    if (tiling.tx < 1 || tiling.ty < 1) fail("tile size must be at least 1 x 1");
-    if (tiling.rows < 0) fail("the device kernels' rows a team must be at least 1 (0: automatic)");
-    if (tiling.cfl_rows < 0) fail("the device CFL pass's rows a team must be at least 1 (0: automatic)");
-  }
-};
 
 template <class E>
 class Solver {

@@ -1,4 +1,5 @@
-// shwa/core/types.hpp — every type the kernels use, named once.
+// shwa/core/types.hpp — every type the kernels use, named once (the plain ones, Real and the
+// sides of a block, in params.hpp).
 //
 // Fields are 2D Kokkos Views indexed (j, i) with LayoutRight, so i (x, east) is the fastest index.
 // j grows northwards: row j = 0 is the southern edge of the block. Every field carries `ng` ghost
@@ -7,18 +8,13 @@
 #pragma once
 
 #include "compat.hpp"
+#include "params.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace shwa {
-
-#ifdef SHWA_USE_FLOAT
-using Real = float;
-#else
-using Real = double;
-#endif
 
 /// A field of one execution space's memory: (j, i), i fastest.
 template <class ExecSpace>
@@ -60,9 +56,5 @@ struct Box {
     return empty() ? 0 : std::int64_t(nx()) * std::int64_t(ny());
   }
 };
-
-/// The four sides of a block, in the order every per-side array uses.
-enum Side : int { West = 0, East = 1, South = 2, North = 3 };
-constexpr int kNumSides = 4;
 
 }  // namespace shwa
