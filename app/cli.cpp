@@ -119,6 +119,20 @@ std::pair<int, int> decomposition_dims(const RunConfig& cfg) {
 #endif
 }
 
+/// This rank's block of the run's decomposition on this many ranks (rank r holds block
+/// (r mod px, r / px), each axis split by comm::split_evenly, as comm::CartDecomposition makes it),
+/// or the io::InputError the run would give.
+io::Extent block_extent(const RunConfig& cfg) {
+#ifdef SHWA_WITH_MPI
+  const auto [px, py] = decomposition_dims(cfg);
+  const int r = world_rank();
+  const comm::Span x = comm::split_evenly(cfg.grid.nx, px, r % px), y = comm::split_evenly(cfg.grid.ny, py, r / px);
+  return io::Extent{x.offset, x.offset + x.size, y.offset, y.offset + y.size};
+#else
+  return io::Extent{0, cfg.grid.nx, 0, cfg.grid.ny};
+#endif
+}
+
 /// The ranks on this rank's node (they share its host memory), and whether rank 0 is one of them.
 /// Collective.
 NodeShare node_share() {
@@ -291,6 +305,7 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
     lo.node = node_share();
     lo.root = world_rank() == 0;
     lo.dims = decomposition_dims;
+    lo.block = block_extent;
     RunConfig cfg;
     on_all_ranks([&] {
       io::Deck deck = load_deck(a);

@@ -20,6 +20,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -358,24 +360,23 @@ io::Grid grid_from_files(Deck& d, std::vector<std::string>& rasters) {
 /// The initial state from rasters: bottom, then depth or free surface, velocity, concentration.
 /// NODATA (NaN) in the bathymetry is land: 10 m above the highest valid point, so it stays dry
 /// and acts as a wall. NODATA in the surface raster is dry; in the concentration raster 0; in the
-/// Manning raster the constant physics.manning.
-void setup_from_files(Deck& d, RunConfig& cfg) {
+/// Manning raster the constant physics.manning. The field keeps each raster's values (checked,
+/// whole grid) for load_config to evaluate.
+InitialField setup_from_files(Deck& d, RunConfig& cfg) {
+  using Values = std::shared_ptr<const std::vector<double>>;
   // cfg.grid is the raster's (grid_from_files), which the values read now fill.
   io::Raster bathy = load_matching_raster(d, "initial.bathymetry", cfg.grid, "the deck's [grid]");
   const std::string bathy_path = d.get_path("initial.bathymetry");
   const bool elevation = d.get_choice("initial.bathymetry_is", "elevation", {"elevation", "depth"}) == "elevation";
   const io::Grid& g = cfg.grid;
   const std::size_t n = std::size_t(g.cells());
-  InitialState& s = cfg.init;
-  s.H.resize(n);
   double top = -std::numeric_limits<double>::infinity();
   for (double z : bathy.v)
     if (!std::isnan(z)) top = std::max(top, elevation ? z : -z);
   if (!std::isfinite(top)) throw d.error("initial.bathymetry", bathy_path + ": every cell is NODATA");
-  for (std::size_t k = 0; k < n; ++k) {
-    const double z = bathy.v[k];
-    s.H[k] = std::isnan(z) ? -(top + 10) : (elevation ? -z : z);
-  }
+  std::vector<double> bottom = std::move(bathy.v);  // the bottom depth H, in place of the raster's values
+  for (double& z : bottom) z = std::isnan(z) ? -(top + 10) : (elevation ? -z : z);
+  const Values H = std::make_shared<const std::vector<double>>(std::move(bottom));
 
   d.declare("initial.surface");
   d.declare("initial.surface_file");
@@ -383,7 +384,8 @@ void setup_from_files(Deck& d, RunConfig& cfg) {
   const int given = int(d.has("initial.surface")) + d.has("initial.surface_file") + d.has("initial.depth_file");
   if (given > 1)
     throw d.error("initial.surface", "set one of initial.surface, initial.surface_file, initial.depth_file");
-  s.h.resize(n);
+  // The depth of cell k from H[k]: a depth raster's value, or the free surface's over the bottom.
+  std::function<double(std::size_t k, double H)> depth;
   if (d.has("initial.depth_file")) {
     io::Raster r = load_matching_raster(d, "initial.depth_file", g, bathy_path);
     for (std::size_t k = 0; k < n; ++k) {
@@ -391,60 +393,84 @@ void setup_from_files(Deck& d, RunConfig& cfg) {
         throw d.error("initial.depth_file", "negative depth " + fmt(r.v[k]) + " in cell (" +
                                                 std::to_string(k % g.nx) + ", " + std::to_string(k / g.nx) +
                                                 ") counted from the south-west corner");
-      s.h[k] = std::isnan(r.v[k]) ? 0.0 : r.v[k];
+      if (std::isnan(r.v[k])) r.v[k] = 0.0;
     }
+    const Values h = std::make_shared<const std::vector<double>>(std::move(r.v));
+    depth = [h](std::size_t k, double) { return (*h)[k]; };
   } else if (d.has("initial.surface_file")) {
     io::Raster r = load_matching_raster(d, "initial.surface_file", g, bathy_path);
-    for (std::size_t k = 0; k < n; ++k) s.h[k] = std::isnan(r.v[k]) ? 0.0 : std::max(0.0, r.v[k] + s.H[k]);
+    const Values eta = std::make_shared<const std::vector<double>>(std::move(r.v));
+    depth = [eta](std::size_t k, double H) { return std::isnan((*eta)[k]) ? 0.0 : std::max(0.0, (*eta)[k] + H); };
   } else {
     const double eta = d.get_double("initial.surface", 0.0);
-    for (std::size_t k = 0; k < n; ++k) s.h[k] = std::max(0.0, eta + s.H[k]);
+    depth = [eta](std::size_t, double H) { return std::max(0.0, eta + H); };
   }
-  s.u.assign(n, d.get_double("initial.u", 0.0));
-  s.v.assign(n, d.get_double("initial.v", 0.0));
+  const double u = d.get_double("initial.u", 0.0);
+  const double v = d.get_double("initial.v", 0.0);
   d.declare("initial.concentration");
   d.declare("initial.concentration_file");
+  Values c;
+  double c0 = 0;
   if (d.has("initial.concentration_file")) {
     io::Raster r = load_matching_raster(d, "initial.concentration_file", g, bathy_path);
-    s.c.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
       if (r.v[k] < 0) throw d.error("initial.concentration_file", "negative concentration " + fmt(r.v[k]));
-      s.c[k] = std::isnan(r.v[k]) ? 0.0 : r.v[k];
+      if (std::isnan(r.v[k])) r.v[k] = 0.0;
     }
+    c = std::make_shared<const std::vector<double>>(std::move(r.v));
   } else {
-    s.c.assign(n, d.get_double("initial.concentration", 0.0, require_nonnegative()));
+    c0 = d.get_double("initial.concentration", 0.0, require_nonnegative());
   }
   d.declare("physics.manning_file");
+  Values manning;
   if (d.has("physics.manning_file")) {
     io::Raster r = load_matching_raster(d, "physics.manning_file", g, bathy_path);
-    s.n.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
       if (r.v[k] < 0 || r.v[k] > 1) throw d.error("physics.manning_file", "Manning's n " + fmt(r.v[k]) + " outside [0, 1]");
-      s.n[k] = std::isnan(r.v[k]) ? cfg.params.manning : r.v[k];
+      if (std::isnan(r.v[k])) r.v[k] = cfg.params.manning;
     }
+    manning = std::make_shared<const std::vector<double>>(std::move(r.v));
   }
+  InitialField field;
+  field.manning = bool(manning);
+  const std::size_t nx = std::size_t(g.nx);
+  field.at = [=](int i, int j, InitialCell& cell) {
+    const std::size_t k = std::size_t(j) * nx + std::size_t(i);
+    cell = InitialCell{};
+    cell.H = (*H)[k];
+    cell.h = depth(k, cell.H);
+    cell.u = u;
+    cell.v = v;
+    cell.c = c ? (*c)[k] : c0;
+    if (manning) cell.n = (*manning)[k];
+  };
+  return field;
 }
 
 /// [pollutant]: a spill of concentration `concentration` in the disk of `radius` around (x, y),
 /// added to the initial state where there is water.
-void apply_spill(Deck& d, RunConfig& cfg) {
+InitialField apply_spill(Deck& d, const RunConfig& cfg, InitialField field) {
   for (const char* k : {"pollutant.x", "pollutant.y", "pollutant.radius", "pollutant.concentration"}) d.declare(k);
-  if (d.children("pollutant").empty()) return;
+  if (d.children("pollutant").empty()) return field;
   const io::Grid& g = cfg.grid;
   const double x = d.get_double("pollutant.x", require_in(g.x0, g.x0 + g.nx * g.dx));
   const double y = d.get_double("pollutant.y", require_in(g.y0, g.y0 + g.ny * g.dy));
   const double r = d.get_double("pollutant.radius", require_positive());
   const double c = d.get_double("pollutant.concentration", require_nonnegative());
+  const double eps_h = cfg.params.eps_h;
+  field.at = [g, x, y, r, c, eps_h, at = field.at](int i, int j, InitialCell& cell) {
+    at(i, j, cell);
+    if (std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cell.h >= eps_h) cell.c = c;
+  };
   bool any = false;
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) {
-      const std::size_t k = std::size_t(j) * g.nx + i;
-      if (std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cfg.init.h[k] >= cfg.params.eps_h) {
-        cfg.init.c[k] = c;
-        any = true;
-      }
+  InitialCell cell;
+  for (int j = 0; j < g.ny && !any; ++j)
+    for (int i = 0; i < g.nx && !any; ++i) {
+      field.at(i, j, cell);
+      any = std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cell.h >= eps_h;
     }
   if (!any) throw d.error("pollutant.radius", "the spill covers no wet cell centre");
+  return field;
 }
 
 /// [parallel]: decomposition = "auto" | "strips" | [px, py], halo_width, overlap, transport. Whether
@@ -519,10 +545,40 @@ void check_output_dir(const std::string& dir, const io::Deck& deck, const std::s
 
 namespace {
 
+/// What load_config's checks need of the initial state of the whole grid, in one pass over its
+/// cells in row-major order (j * nx + i, from the south-west corner).
+struct InitialScan {
+  std::size_t cells = 0;
+  std::optional<std::pair<std::size_t, double>> bottom_out;  // the first cell beyond kMaxElevation, its H
+  std::optional<std::pair<std::size_t, double>> depth_out;   // the first cell beyond kMaxDepth, its h
+  /// The greatest sum of wave speeds times edge lengths of a wet cell, 2 (dy (|u| + sqrt(g h)) +
+  /// dx (|v| + sqrt(g h))) (docs/method.md): the first time step is 2 CFL dx dy over it.
+  double z_max = 0;
+  double h_max = 0, c_max = 0;
+};
+
+InitialScan scan_initial(const InitialField& field, const RunConfig& cfg) {
+  const io::Grid& g = cfg.grid;
+  InitialScan s;
+  InitialCell c;
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i, ++s.cells) {
+      field.at(i, j, c);
+      if (!s.bottom_out && !(std::fabs(c.H) <= kMaxElevation)) s.bottom_out = std::make_pair(s.cells, c.H);
+      if (!s.depth_out && !(c.h <= kMaxDepth)) s.depth_out = std::make_pair(s.cells, c.h);
+      if (c.h >= cfg.params.eps_h) {
+        const double a = std::sqrt(cfg.params.g * c.h);
+        s.z_max = std::max(s.z_max, 2 * (g.dy * (std::fabs(c.u) + a) + g.dx * (std::fabs(c.v) + a)));
+      }
+      s.h_max = std::max(s.h_max, c.h);
+      s.c_max = std::max(s.c_max, c.c);
+    }
+  return s;
+}
+
 /// Refuses an initial state beyond the plausible magnitudes (kMaxElevation, kMaxDepth), naming the
 /// key that gave it and the first such cell, counted from the south-west corner.
-void check_initial_magnitudes(const RunConfig& cfg, Deck& d) {
-  const InitialState& s = cfg.init;
+void check_initial_magnitudes(const RunConfig& cfg, Deck& d, const InitialScan& s) {
   const bool files = cfg.problem == "files";
   std::string depth_key = "initial.problem";
   if (files) {
@@ -534,30 +590,23 @@ void check_initial_magnitudes(const RunConfig& cfg, Deck& d) {
     return " in cell (" + std::to_string(k % std::size_t(cfg.grid.nx)) + ", " +
            std::to_string(k / std::size_t(cfg.grid.nx)) + ") counted from the south-west corner";
   };
-  for (std::size_t k = 0; k < s.H.size(); ++k)
-    if (!(std::fabs(s.H[k]) <= kMaxElevation))
-      throw d.error(files ? "initial.bathymetry" : "initial.problem",
-                    "bottom " + fmt(-s.H[k]) + " m" + cell(k) + "; the bottom must lie within " + fmt(kMaxElevation) +
-                        " m of the reference level");
-  for (std::size_t k = 0; k < s.h.size(); ++k)
-    if (!(s.h[k] <= kMaxDepth))
-      throw d.error(depth_key, "initial depth " + fmt(s.h[k]) + " m" + cell(k) + "; at most " + fmt(kMaxDepth) + " m");
+  if (s.bottom_out)
+    throw d.error(files ? "initial.bathymetry" : "initial.problem",
+                  "bottom " + fmt(-s.bottom_out->second) + " m" + cell(s.bottom_out->first) +
+                      "; the bottom must lie within " + fmt(kMaxElevation) + " m of the reference level");
+  if (s.depth_out)
+    throw d.error(depth_key, "initial depth " + fmt(s.depth_out->second) + " m" + cell(s.depth_out->first) +
+                                 "; at most " + fmt(kMaxDepth) + " m");
 }
 
 /// Refuses a run whose first time step implies more than numerics.max_steps steps: the step the
 /// initial state allows, 2 CFL dx dy / Z with Z = 2 (dy (|u| + sqrt(g h)) + dx (|v| + sqrt(g h)))
 /// its fastest cell's sum over its edges (docs/method.md), estimates the run's steps as
 /// time.end / dt. A state at rest without water has no such bound and passes.
-void check_step_count(const RunConfig& cfg, Deck& d) {
+void check_step_count(const RunConfig& cfg, Deck& d, const InitialScan& s) {
   const double max_steps = d.get_double("numerics.max_steps", 1e8, require_in(1, std::numeric_limits<double>::max()));
-  const InitialState& s = cfg.init;
   const io::Grid& g = cfg.grid;
-  double z_max = 0;
-  for (std::size_t k = 0; k < s.h.size(); ++k) {
-    if (!(s.h[k] >= cfg.params.eps_h)) continue;
-    const double a = std::sqrt(cfg.params.g * s.h[k]);
-    z_max = std::max(z_max, 2 * (g.dy * (std::fabs(s.u[k]) + a) + g.dx * (std::fabs(s.v[k]) + a)));
-  }
+  const double z_max = s.z_max;
   // No water moves, or wave speeds that overflow: the first step is zero, which the time loop
   // reports as a blow-up at step 0.
   if (z_max == 0 || !std::isfinite(z_max)) return;
@@ -571,6 +620,30 @@ void check_step_count(const RunConfig& cfg, Deck& d) {
                      " steps to time.end = " + fmt(cfg.t_end) + " s, more than " + fmt(max_steps) +
                      " (raise numerics.max_steps, or check the grid, physics.g and the initial depths)");
   }
+}
+
+/// The initial state of the cells of `block`, and the whole grid's figures of `scan`.
+InitialState initial_state(const InitialField& field, const io::Extent& block, const InitialScan& scan) {
+  InitialState s;
+  s.block = block;
+  const std::size_t n = std::size_t(block.nx()) * std::size_t(block.ny());
+  for (std::vector<double>* v : {&s.H, &s.h, &s.u, &s.v, &s.c}) v->resize(n);
+  if (field.manning) s.n.resize(n);
+  InitialCell c;
+  for (int j = block.j0; j < block.j1; ++j)
+    for (int i = block.i0; i < block.i1; ++i) {
+      field.at(i, j, c);
+      const std::size_t k = s.index(i, j);
+      s.H[k] = c.H;
+      s.h[k] = c.h;
+      s.u[k] = c.u;
+      s.v[k] = c.v;
+      s.c[k] = c.c;
+      if (field.manning) s.n[k] = c.n;
+    }
+  s.h_max = scan.h_max;
+  s.c_max = scan.c_max;
+  return s;
 }
 
 /// A path as two absolute forms: its directory entry (the folders resolved, the last name kept,
@@ -705,12 +778,14 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   cfg.parallel = read_parallel(d);
   check_run_memory(cfg, d, rasters, opt);
 
-  if (cfg.problem == "files") setup_from_files(d, cfg);
-  else setup_problem(cfg.problem, d, cfg);
-  apply_spill(d, cfg);
+  // The initial state of any cell: every cell is checked, this rank's block kept.
+  InitialField field = cfg.problem == "files" ? setup_from_files(d, cfg) : setup_problem(cfg.problem, d, cfg);
+  field = apply_spill(d, cfg, std::move(field));
   cfg.bc = read_boundaries(d, cfg.grid);
-  check_initial_magnitudes(cfg, d);
-  check_step_count(cfg, d);
+  const InitialScan scan = scan_initial(field, cfg);
+  check_initial_magnitudes(cfg, d, scan);
+  check_step_count(cfg, d, scan);
+  cfg.init = initial_state(field, opt.block ? opt.block(cfg) : io::Extent{0, cfg.grid.nx, 0, cfg.grid.ny}, scan);
   d.check_unused();
   check_output_dir(cfg.out.dir, d, "output.dir");
   // The folders the run fills inside it, where one already exists: a file of that name, or a

@@ -3,8 +3,8 @@
 //
 // load_config() reads every key through io::Deck (so a typo is an error naming the closest key,
 // and values must parse completely and lie in range), loads every raster and time series the
-// deck names, builds the initial state of the whole grid on the host, and checks that the output
-// directory can be created and written. Only then does `shwa run` create a file. The deck schema
+// deck names, builds the initial state of this rank's block on the host (its checks look at every
+// cell of the grid), and checks that the output directory can be created and written. Only then does `shwa run` create a file. The deck schema
 // is documented in inputs/README.md.
 #pragma once
 
@@ -15,6 +15,7 @@
 #include "io/deck.hpp"
 #include "io/gauges.hpp"
 #include "io/grid.hpp"
+#include "io/vtk.hpp"
 
 #include <functional>
 #include <map>
@@ -51,12 +52,37 @@ const std::vector<BoundaryTypeInfo>& boundary_types();
 /// The entry of boundary_types() of `type`.
 const BoundaryTypeInfo& boundary_type(BcType type);
 
-/// The initial fields of the whole grid, row-major (j * nx + i, j = 0 the southern row).
+/// The initial values of one cell.
+struct InitialCell {
+  double H = 0;  // bottom depth below the reference level, positive down [m]
+  double h = 0;  // water depth [m]
+  double u = 0, v = 0, c = 0;
+  double n = -1;  // Manning's n; < 0: the constant physics.manning
+};
+
+/// The initial state of any cell (i, j) of the whole grid (j = 0 the southern row), as a built-in
+/// problem or the rasters define it. load_config evaluates it over the whole grid for its checks
+/// and keeps the values of this rank's block.
+struct InitialField {
+  std::function<void(int i, int j, InitialCell& cell)> at;
+  bool manning = false;  // the cells have their own n (a Manning raster)
+};
+
+/// The initial fields of this rank's block of the grid, row-major within the block
+/// (index(i, j)), and figures of the whole grid's.
 struct InitialState {
+  io::Extent block;       // the cells held: [i0, i1) x [j0, j1) in global indices
   std::vector<double> H;  // bottom depth below the reference level, positive down [m]
   std::vector<double> h;  // water depth [m]
   std::vector<double> u, v, c;
   std::vector<double> n;  // Manning's n per cell; empty: the constant physics.manning
+  double h_max = 0, c_max = 0;  // the greatest depth and concentration of the whole grid
+
+  /// Whether the global cell (i, j) is held, and where its values are.
+  bool holds(int i, int j) const { return i >= block.i0 && i < block.i1 && j >= block.j0 && j < block.j1; }
+  std::size_t index(int i, int j) const {
+    return std::size_t(j - block.j0) * std::size_t(block.nx()) + std::size_t(i - block.i0);
+  }
 };
 
 /// An exact solution of a built-in problem: depth and velocity at (x, y, t).
@@ -132,6 +158,9 @@ struct LoadOptions {
   std::function<std::pair<int, int>(const RunConfig& cfg)> dims;
   /// What the machine has. Empty: available_memory().
   std::function<MemoryAvailable()> available;
+  /// This rank's block of the decomposition (cfg's grid and [parallel] read), whose initial state
+  /// it keeps; throws io::InputError if there is no decomposition. Empty: the whole grid.
+  std::function<io::Extent(const RunConfig& cfg)> block;
 };
 
 /// Reads and validates the whole configuration. Throws io::InputError "FILE:LINE: KEY: message"

@@ -15,19 +15,13 @@ namespace shwa::app {
 
 namespace {
 
-double max_of(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, x);
-  return m;
-}
-
 class PngOutput final : public OutputFormat {
  public:
   explicit PngOutput(const RunConfig& cfg)
       : dir_(cfg.out.dir + "/png"), eps_h_(cfg.params.eps_h), t_end_(cfg.t_end), scale_(cfg.out.png_scale),
         threshold_(cfg.out.arrival_threshold) {
-    depth_max_ = cfg.out.png_depth_max > 0 ? cfg.out.png_depth_max : max_of(cfg.init.h);
-    c_max_ = cfg.out.png_c_max > 0 ? cfg.out.png_c_max : max_of(cfg.init.c);
+    depth_max_ = cfg.out.png_depth_max > 0 ? cfg.out.png_depth_max : cfg.init.h_max;
+    c_max_ = cfg.out.png_c_max > 0 ? cfg.out.png_c_max : cfg.init.c_max;
     if (!(depth_max_ > 0)) depth_max_ = 1;
     if (!(c_max_ > 0)) c_max_ = 1;
   }

@@ -17,25 +17,19 @@ using io::require_positive;
 
 namespace {
 
-/// Fills cfg.init from f(x, y, H, h, u, v) at every cell centre (c = 0).
+/// The field of f(x, y, H, h, u, v) at the cell centres, from zeros (c = 0). f is kept: it
+/// captures by value.
 template <class F>
-void fill(RunConfig& cfg, F&& f) {
-  const io::Grid& g = cfg.grid;
-  InitialState& s = cfg.init;
-  const std::size_t n = std::size_t(g.cells());
-  s.H.assign(n, 0.0);
-  s.h.assign(n, 0.0);
-  s.u.assign(n, 0.0);
-  s.v.assign(n, 0.0);
-  s.c.assign(n, 0.0);
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) {
-      const std::size_t k = std::size_t(j) * g.nx + i;
-      f(g.xc(i), g.yc(j), s.H[k], s.h[k], s.u[k], s.v[k]);
-    }
+InitialField cells(const io::Grid& g, F f) {
+  InitialField field;
+  field.at = [g, f](int i, int j, InitialCell& c) {
+    c = InitialCell{};
+    f(g.xc(i), g.yc(j), c.H, c.h, c.u, c.v);
+  };
+  return field;
 }
 
-void dam_break(Deck& d, RunConfig& cfg) {
+InitialField dam_break(Deck& d, RunConfig& cfg) {
   const io::Grid& g = cfg.grid;
   const double hl = d.get_double("initial.h_left", require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double hr = d.get_double("initial.h_right", 0.0, require_in(0, hl, Range::Ends::closed_open));
@@ -55,7 +49,7 @@ void dam_break(Deck& d, RunConfig& cfg) {
       v = 0;
     };
   }
-  fill(cfg, [&](double x, double, double& H, double& h, double&, double&) {
+  return cells(g, [=](double x, double, double& H, double& h, double&, double&) {
     H = 0;  // flat bottom at the reference level
     h = x < x_dam ? hl : hr;
   });
@@ -69,7 +63,7 @@ struct Bump {
 constexpr Bump kBumps[] = {
     {0.30, 0.30, 0.10, 0.6}, {0.70, 0.60, 0.08, 1.5}, {0.45, 0.80, 0.06, 1.3}, {0.20, 0.75, 0.12, 0.8}};
 
-void lake_at_rest(Deck& d, RunConfig& cfg) {
+InitialField lake_at_rest(Deck& d, RunConfig& cfg) {
   const io::Grid& g = cfg.grid;
   const double level = d.get_double("initial.level", 0.0);
   const double depth = d.get_double("initial.depth", 1.0, require_in(0, kMaxDepth, Range::Ends::open_closed));
@@ -87,13 +81,13 @@ void lake_at_rest(Deck& d, RunConfig& cfg) {
     h = std::max(0.0, level + bottom_depth(x, y));
     u = v = 0;
   };
-  fill(cfg, [&](double x, double y, double& H, double& h, double&, double&) {
+  return cells(g, [=](double x, double y, double& H, double& h, double&, double&) {
     H = bottom_depth(x, y);
     h = std::max(0.0, level + H);
   });
 }
 
-void thacker(Deck& d, RunConfig& cfg) {
+InitialField thacker(Deck& d, RunConfig& cfg) {
   const io::Grid& g = cfg.grid;
   const double L = g.nx * g.dx;
   if (std::abs(g.ny * g.dy - L) > 1e-9 * L) throw d.error("grid.ny", "thacker needs a square domain (nx dx = ny dy)");
@@ -110,24 +104,28 @@ void thacker(Deck& d, RunConfig& cfg) {
   cfg.exact = [t, x0, y0](double x, double y, double time, double& h, double& u, double& v) {
     t->eval(x - x0, y - y0, time, h, u, v);
   };
-  fill(cfg, [&](double x, double y, double& H, double& h, double& u, double& v) {
+  return cells(g, [=](double x, double y, double& H, double& h, double& u, double& v) {
     H = t->bottom_depth(x - x0, y - y0);
     t->eval(x - x0, y - y0, 0.0, h, u, v);
   });
 }
 
-void pollutant_patch(Deck& d, RunConfig& cfg) {
+InitialField pollutant_patch(Deck& d, RunConfig& cfg) {
   const double depth = d.get_double("initial.depth", 1.0, require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double u0 = d.get_double("initial.u", 0.0), v0 = d.get_double("initial.v", 0.0);
   const double c0 = d.get_double("initial.concentration", 0.0, require_nonnegative());
   cfg.exact = [=](double, double, double, double& h, double& u, double& v) { h = depth, u = u0, v = v0; };
-  fill(cfg, [&](double, double, double& H, double& h, double& u, double& v) {
+  InitialField field = cells(cfg.grid, [=](double, double, double& H, double& h, double& u, double& v) {
     H = depth;
     h = depth;
     u = u0;
     v = v0;
   });
-  cfg.init.c.assign(cfg.init.c.size(), c0);
+  field.at = [at = field.at, c0](int i, int j, InitialCell& c) {
+    at(i, j, c);
+    c.c = c0;
+  };
+  return field;
 }
 
 }  // namespace
@@ -159,7 +157,7 @@ std::vector<std::string> problem_names() {
   return names;
 }
 
-void setup_problem(const std::string& name, Deck& d, RunConfig& cfg) {
+InitialField setup_problem(const std::string& name, Deck& d, RunConfig& cfg) {
   for (const ProblemInfo& p : problems())
     if (p.name == name) return p.setup(d, cfg);
   throw d.error("initial.problem", "unknown problem " + name);

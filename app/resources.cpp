@@ -45,11 +45,11 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   device += kDeviceAllowance;
 
   // Host, by phase: what lives through the run, plus each phase's own.
-  const U init = D * N * (5 + man);
+  const U init = D * B * (5 + man);  // the initial state of the rank's block
   const U mirror = m.device_is_host ? 0 : r * P;  // a host copy of one padded field
-  // Reading the rasters: the bathymetry's values stay while each other raster's values and
-  // text are read.
-  const U load = init + (m.rasters > 0 ? D * N * U(std::min(m.rasters, 2)) + m.largest_raster_bytes : 0);
+  // Reading the rasters: the values of each stay (whole grid) while the next one's text is read,
+  // and while the block's initial state is built from them.
+  const U load = D * N * U(m.rasters) + std::max(U(m.largest_raster_bytes), init);
   const U run = init + (m.root ? D * N : 0);  // the root keeps the gathered bathymetry
   // Set-up: the Manning values of the padded block, the mirrors of the fields set, the gather
   // of the bathymetry.

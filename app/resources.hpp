@@ -3,9 +3,9 @@
 //
 // The estimate counts what a run allocates in proportion to its grid, per rank, at the peak of
 // each phase (app/simulation.cpp):
-//   - the initial state of the whole grid on the host (5 doubles a cell, 6 with a Manning
-//     raster), which every rank builds and keeps for the run (config.hpp), and while it is built
-//     the rasters read (the bathymetry's values, one more raster's and its text);
+//   - the initial state of the rank's block on the host (5 doubles a cell, 6 with a Manning
+//     raster), which it builds and keeps for the run (config.hpp), and while it is built the
+//     rasters read (the values of each, whole grid, and the text of the one being read);
 //   - on the device, the block's padded fields: two sets of the 4 conserved variables, the
 //     bathymetry (and g n^2 with a Manning raster, with the field it comes from at set-up), the
 //     QuietMap, the diagnostics' 2 packed copies and the 3 maxima maps of the owned cells, the

@@ -97,8 +97,9 @@ void RunOutputs::write_gauges(const std::vector<double>& times, const std::vecto
       }
       const double* v = &raw[(r * n + k) * 4];
       const io::GaugePoint& p = cfg_.out.gauges[k];
-      const std::size_t cell = std::size_t(std::floor((p.y - g.y0) / g.dy)) * g.nx +
-                               std::size_t(std::floor((p.x - g.x0) / g.dx));
+      // The holder's initial state holds the gauge's cell.
+      const std::size_t cell =
+          cfg_.init.index(int(std::floor((p.x - g.x0) / g.dx)), int(std::floor((p.y - g.y0) / g.dy)));
       const CellValues values{v[0], v[1], v[2], v[3], cfg_.init.H[cell], cfg_.params.eps_h};
       for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = fields[m].value(values);
     }

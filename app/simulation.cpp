@@ -175,10 +175,13 @@ template <class E>
 void BlockRun<E>::set_up() {
   const InitialState& s = cfg_.init;
   const io::Grid& g = cfg_.grid;
+  // load_config kept the initial state of this rank's block (or of a larger part of the grid).
+  if (!s.holds(block_.ioff, block_.joff) || !s.holds(block_.ioff + block_.nx - 1, block_.joff + block_.ny - 1))
+    throw std::logic_error("the initial state does not cover the block of this rank");
   // The initial condition is given at cell centres; the global index of a centre is exact.
   initialize(solver_, ex_, [&](double x, double y, CellInit& c) {
-    const std::size_t i = std::size_t(std::floor((x - g.x0) / g.dx)), j = std::size_t(std::floor((y - g.y0) / g.dy));
-    const std::size_t k = j * std::size_t(g.nx) + i;
+    const int i = int(std::floor((x - g.x0) / g.dx)), j = int(std::floor((y - g.y0) / g.dy));
+    const std::size_t k = s.index(i, j);
     c.H = s.H[k];
     c.h = s.h[k];
     c.u = s.u[k];

@@ -133,15 +133,23 @@ TEST_CASE("tables: every entry is documented, and built by its own code", "[app]
     CHECK(seen.insert(p.name).second);
     CHECK_FALSE(p.description.empty());
     REQUIRE(p.setup != nullptr);
-    // The problem's own builder fills every cell of a square 6 x 6 grid (thacker needs a square).
+    // The problem's own builder gives every cell of a square 6 x 6 grid (thacker needs a square)
+    // and its exact solution.
     io::Deck d = io::Deck::parse("[initial]\nh_left = 1\n", "case.toml");
     RunConfig cfg;
     cfg.grid.nx = cfg.grid.ny = 6;
     cfg.grid.dx = cfg.grid.dy = 1;
-    setup_problem(p.name, d, cfg);
-    CHECK(cfg.init.h.size() == 36);
-    CHECK(cfg.init.H.size() == 36);
-    CHECK(cfg.init.c.size() == 36);
+    const InitialField field = setup_problem(p.name, d, cfg);
+    REQUIRE(field.at);
+    CHECK_FALSE(field.manning);
+    for (int j = 0; j < 6; ++j)
+      for (int i = 0; i < 6; ++i) {
+        InitialCell c;
+        c.h = -1;
+        field.at(i, j, c);
+        CHECK(c.h >= 0);
+        CHECK(std::isfinite(c.H));
+      }
     CHECK(bool(cfg.exact));
   }
   std::set<int> kinds;
