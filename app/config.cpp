@@ -300,6 +300,7 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const io::Grid& 
   o.png_depth_max = d.get_double("output.png_depth_max", 0.0, require_nonnegative());
   o.png_c_max = d.get_double("output.png_c_max", 0.0, require_nonnegative());
   o.png_scale = d.get_int("output.png_scale", 1, require_in(1, 16));
+  o.png_animation = d.get_bool("output.png_animation", true);
   o.progress_interval = d.get_double("output.progress_interval", 10.0, require_positive());
   o.gauges = read_gauges(d, g);
   return o;

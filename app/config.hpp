@@ -100,6 +100,7 @@ struct OutputConfig {
   double png_depth_max = 0;          // colour scale tops; 0: from the initial state
   double png_c_max = 0;
   int png_scale = 1;
+  bool png_animation = true;         // png/{depth,concentration}_animation.png at the end (APNG)
   double progress_interval = 10;     // wall seconds between progress lines when not on a terminal
 
   bool has_format(const std::string& f) const;

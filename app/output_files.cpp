@@ -33,7 +33,7 @@ const Folder kFolders[] = {
     {"vtk", R"((shwa_[0-9]{4,}|maxima)(_r[0-9]{4,})?\.(vti|pvti))"},
     {"asc", R"((h|eta|u|v|c)_[0-9]{4,}\.asc)"},
     {"maxima", R"((hmax|cmax|arrival)\.asc)"},
-    {"png", R"(((depth|concentration)_[0-9]{4,}|hmax|cmax|arrival)\.png)"},
+    {"png", R"(((depth|concentration)_([0-9]{4,}|animation)|hmax|cmax|arrival)\.png)"},
     {"checkpoints", R"(checkpoint_[0-9]+\.shck)"},
 };
 /// The files a run writes in the output directory itself.

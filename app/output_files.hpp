@@ -4,7 +4,8 @@
 // A run writes, in its output directory, fixed names (deck.toml, summary.json, gauges.csv,
 // shwa.pvd, shwa.nc, shwa.run) and, in its folders, names of fixed patterns: vtk/shwa_NNNN.vti
 // (and _rRRRR pieces, .pvti), vtk/maxima.vti, asc/FIELD_NNNN.asc, maxima/{hmax,cmax,arrival}.asc,
-// png/{depth,concentration}_NNNN.png, png/{hmax,cmax,arrival}.png,
+// png/{depth,concentration}_NNNN.png, png/{depth,concentration}_animation.png,
+// png/{hmax,cmax,arrival}.png,
 // checkpoints/checkpoint_SSSSSSSSSS.shck, and the temporary files of their atomic writes
 // (NAME.tmp.PID.N). Those are "shwa's files"; anything else there belongs to someone else and is
 // never removed. shwa.lock (output_lock.hpp) is shwa's too, but stays: the run holds it.

@@ -2,8 +2,12 @@
 // each output time, png/{hmax,cmax,arrival}.png at the end. Dry cells are transparent. The colour
 // scales are fixed for the whole run (from the deck, or the initial state), so frames compare.
 // Below each map, a legend (io::PngLegend): the field and its colour bar, the time, a scale bar.
+// At the end of a run that went well, each field's frames become an animation,
+// png/{depth,concentration}_animation.png (APNG, io/apng.hpp; output.png_animation), made from the
+// frames on disk so that a restarted run's animation holds the frames of the runs before it too.
 #include "outputs.hpp"
 
+#include "io/apng.hpp"
 #include "io/png.hpp"
 
 #include <algorithm>
@@ -17,13 +21,16 @@ namespace {
 
 class PngOutput final : public OutputFormat {
  public:
-  explicit PngOutput(const RunConfig& cfg)
-      : dir_(cfg.out.dir + "/png"), eps_h_(cfg.params.eps_h), t_end_(cfg.t_end), scale_(cfg.out.png_scale),
-        threshold_(cfg.out.arrival_threshold) {
+  PngOutput(const RunConfig& cfg, bool root)
+      : dir_(cfg.out.dir + "/png"), root_(root), animation_(cfg.out.png_animation), frames_(cfg.out.times.size()),
+        eps_h_(cfg.params.eps_h), t_end_(cfg.t_end), scale_(cfg.out.png_scale), threshold_(cfg.out.arrival_threshold) {
     depth_max_ = cfg.out.png_depth_max > 0 ? cfg.out.png_depth_max : cfg.init.h_max;
     c_max_ = cfg.out.png_c_max > 0 ? cfg.out.png_c_max : cfg.init.c_max;
     if (!(depth_max_ > 0)) depth_max_ = 1;
     if (!(c_max_ > 0)) c_max_ = 1;
+    // Every frame's legend has room for the longest time stamp of the run, so that the frames
+    // have one size (an animation's canvas).
+    for (const double t : cfg.out.times) stamp_room_ = std::max(stamp_room_, io::legend_time(t).size());
   }
 
   void write(const Frame& f) override {
@@ -37,8 +44,8 @@ class PngOutput final : public OutputFormat {
       c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
     }
     const std::string tag = frame_tag(f.index), stamp = io::legend_time(f.time);
-    put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp);
-    put("concentration_" + tag, f.grid, c, c_max_, "concentration", stamp);
+    put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp, stamp_room_);
+    put("concentration_" + tag, f.grid, c, c_max_, "concentration", stamp, stamp_room_);
   }
 
   void write_maxima(const Frame& f) override {
@@ -53,9 +60,24 @@ class PngOutput final : public OutputFormat {
         "c > " + io::legend_number(threshold_) + ", " + until);
   }
 
+  // The frames of the run's output times that png/ holds, in order: those of this run and, after
+  // a restart, of the runs before it (a format added on a restart has none before it).
+  void finish() override {
+    if (!root_ || !animation_) return;
+    for (const char* field : {"depth", "concentration"}) {
+      std::vector<std::string> frames;
+      for (std::size_t k = 0; k < frames_; ++k) {
+        const std::string frame = dir_ + "/" + field + "_" + frame_tag(int(k)) + ".png";
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(frame, ec)) frames.push_back(frame);
+      }
+      if (!frames.empty()) io::write_apng(dir_ + "/" + field + "_animation.png", frames);
+    }
+  }
+
  private:
   void put(const std::string& stem, const io::Grid& g, const std::vector<double>& v, double vmax,
-           const std::string& title, const std::string& stamp) const {
+           const std::string& title, const std::string& stamp, std::size_t stamp_room = 0) const {
     std::filesystem::create_directories(dir_);
     io::PngStyle style;
     style.vmin = 0;
@@ -65,10 +87,14 @@ class PngOutput final : public OutputFormat {
     style.legend_text.title = title;
     style.legend_text.stamp = stamp;
     style.legend_text.cell_size = g.dx;
+    style.legend_text.stamp_room = stamp_room;
     io::write_png(dir_ + "/" + stem + ".png", g.nx, g.ny, io::FieldRef(stem, v.data()), style);
   }
 
   std::string dir_;
+  bool root_, animation_;
+  std::size_t frames_;  // the run's output times
+  std::size_t stamp_room_ = 0;
   double eps_h_, t_end_;
   int scale_;
   double threshold_;
@@ -77,6 +103,8 @@ class PngOutput final : public OutputFormat {
 
 }  // namespace
 
-std::unique_ptr<OutputFormat> make_png_output(const RunConfig& cfg) { return std::make_unique<PngOutput>(cfg); }
+std::unique_ptr<OutputFormat> make_png_output(const RunConfig& cfg, bool root) {
+  return std::make_unique<PngOutput>(cfg, root);
+}
 
 }  // namespace shwa::app

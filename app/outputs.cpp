@@ -69,7 +69,7 @@ const std::vector<OutputFormatInfo>& output_formats() {
        [](const RunConfig& cfg, ResumeFrom, const std::vector<double>&) { return make_asc_output(cfg); }},
 #if SHWA_HAVE_PNG
       {"png", "PNG quicklooks (png/*.png)", true, "", true,
-       [](const RunConfig& cfg, ResumeFrom, const std::vector<double>&) { return make_png_output(cfg); }},
+       [](const RunConfig& cfg, ResumeFrom, const std::vector<double>& H) { return make_png_output(cfg, !H.empty()); }},
 #else
       {"png", "PNG quicklooks (png/*.png)", false, "install libpng-dev, then reconfigure and rebuild shwa", true,
        nullptr},

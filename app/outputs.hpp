@@ -99,7 +99,8 @@ std::unique_ptr<OutputFormat> make_netcdf_output(const RunConfig& cfg, ResumeFro
 std::size_t netcdf_resumable_records(const RunConfig& cfg, double up_to);
 #endif
 #if SHWA_HAVE_PNG
-std::unique_ptr<OutputFormat> make_png_output(const RunConfig& cfg);
+/// `root`: this rank writes the images (rank 0, which holds the gathered fields).
+std::unique_ptr<OutputFormat> make_png_output(const RunConfig& cfg, bool root);
 #endif
 
 /// A format's writer for a run: the configuration, where a restart resumes, and the bottom depth

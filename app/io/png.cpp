@@ -181,7 +181,8 @@ LegendLayout layout_legend(std::size_t map_width, const PngStyle& style) {
                                  text_width(o.vmin, o.mag) + gap;
   const std::size_t after_bar = gap + text_width(o.vmax, o.mag) + o.margin;
   // Line 2: stamp, then the scale bar and its text, right-aligned.
-  const std::size_t stamp = o.margin + text_width(l.stamp, o.mag) + 2 * gap;
+  const std::size_t stamp =
+      o.margin + text_width(std::string(std::max(l.stamp.size(), l.stamp_room), ' '), o.mag) + 2 * gap;
   const std::size_t scale_text_room = gap + text_width("500 km", o.mag) + o.margin;
   const std::size_t min_scale_bar = 16 * o.mag;
   o.width = std::max({map_width, before_bar + min_bar + after_bar,

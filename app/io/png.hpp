@@ -5,6 +5,7 @@
 // bar, time stamp, scale bar (PngLegend).
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -24,6 +25,9 @@ struct PngLegend {
   std::string title;      // "depth (m)"
   std::string stamp;      // "t = 600 s (0:10:00)"
   double cell_size = 0;   // metres a cell spans along x; 0: no scale bar
+  // Room for a stamp of at least this many characters: the frames of a run, whose stamps differ
+  // in length, then have one width (an animation's frames share one canvas).
+  std::size_t stamp_room = 0;
 };
 
 struct PngStyle {

@@ -27,6 +27,10 @@
 #include <thread>
 #include <vector>
 
+#if SHWA_HAVE_PNG
+#include "../io/apng_reader.hpp"
+#endif
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -101,6 +105,28 @@ bool wait_until(F&& ready, int seconds = 120) {
 }
 
 // The checkpoint files of an output folder, sorted (the newest last).
+#if SHWA_HAVE_PNG
+// png_dir/FIELD_animation.png: a well-formed APNG of `frames` frames, frame k the image data of
+// png_dir/FIELD_000k.png.
+void check_animation(const std::string& png_dir, const std::string& field, int frames) {
+  using namespace apng_test;
+  const Apng a = read_apng(as_bytes(slurp(png_dir + "/" + field + "_animation.png")));
+  INFO(Catch::Detail::stringify(a.problems));
+  CHECK(a.problems.empty());
+  CHECK(a.declared_frames == frames);
+  REQUIRE(a.frames.size() == std::size_t(frames));
+  for (int k = 0; k < frames; ++k) {
+    INFO("frame " << k);
+    const Bytes png = as_bytes(slurp(png_dir + "/" + field + "_000" + std::to_string(k) + ".png"));
+    CHECK(a.ihdr == png_chunks(png).at(0).second);  // the frames have one size: no frame re-encoded
+    bool ok = false, ok_png = false;
+    CHECK(inflate_all(a.frames[std::size_t(k)].data, ok) == inflate_all(png_image_data(png), ok_png));
+    CHECK(ok);
+    CHECK(ok_png);
+  }
+}
+#endif
+
 std::vector<std::string> checkpoints_in(const std::string& out) {
   std::vector<std::string> files;
   std::error_code ec;
@@ -456,7 +482,9 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
   }
   if (SHWA_HAVE_PNG) {
     formats += ", \"png\"";
-    for (const char* f : {"png/depth_0002.png", "png/concentration_0001.png", "png/hmax.png"}) files.push_back(f);
+    for (const char* f : {"png/depth_0002.png", "png/concentration_0001.png", "png/hmax.png", "png/depth_animation.png",
+                          "png/concentration_animation.png"})
+      files.push_back(f);
   }
   write(dir / "deck.toml", deck + "[output]\ndir = \"" + (dir / "out") + "\"\nformats = [" + formats + "]\n"
                                "[gauges.g1]\nx = 30.0\ny = 10.0\n[pollutant]\nx = 20.0\ny = 10.0\nradius = 5.0\n"
@@ -486,6 +514,20 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
       CHECK(be32(16) >= 60);
       CHECK(be32(20) > 20 + 20);
     }
+    // Each field's animation holds its three frames (t = 0, 1, 2 s), one canvas, in order
+    // (tests/io/apng_reader.hpp reads it: chunk order, CRCs, sequence numbers).
+    for (const std::string field : {"depth", "concentration"}) {
+      INFO(field);
+      check_animation(dir / "out/png", field, 3);
+    }
+    // output.png_animation = false: the frames without the animations.
+    const Result none = shwa(dir, "run " + (dir / "deck.toml") + " --set output.png_animation=false --set output.dir=" +
+                                      (dir / "still"));
+    INFO(none.err);
+    REQUIRE(none.code == 0);
+    CHECK(fs::exists(dir / "still/png/depth_0002.png"));
+    CHECK_FALSE(fs::exists(dir / "still/png/depth_animation.png"));
+    CHECK_FALSE(fs::exists(dir / "still/png/concentration_animation.png"));
   }
   // The resolved deck runs again as it is, into another folder (not over itself).
   const Result again = shwa(dir, "check " + (dir / "out/deck.toml") + " --set output.dir=" + (dir / "again"));
@@ -663,7 +705,10 @@ gauge_interval = 0.5
 x = 150.0
 y = 80.0
 )";
-  write(dir / "deck.toml", deck);
+  // With PNG, the frames and the animations too: the restarted run's animations hold every frame.
+  write(dir / "deck.toml", SHWA_HAVE_PNG ? std::string(deck).replace(std::string(deck).find("\"vtk\"]"), 6,
+                                                                     "\"vtk\", \"png\"]")
+                                        : std::string(deck));
   const std::string ref = dir / "ref", cut = dir / "cut";
   Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + ref);
   INFO(r.err);
@@ -693,6 +738,16 @@ y = 80.0
     REQUIRE(fs::exists(ref + "/" + f));
     CHECK(slurp(ref + "/" + f) == slurp(cut + "/" + f));
   }
+#if SHWA_HAVE_PNG
+  for (const char* f : {"png/depth_0000.png", "png/depth_0004.png", "png/concentration_0004.png", "png/hmax.png",
+                        "png/depth_animation.png", "png/concentration_animation.png"}) {
+    INFO(f);
+    REQUIRE(fs::exists(ref + "/" + f));
+    CHECK(slurp(ref + "/" + f) == slurp(cut + "/" + f));
+  }
+  check_animation(cut + "/png", "depth", 5);
+  check_animation(cut + "/png", "concentration", 5);
+#endif
 
   // A corrupted checkpoint is refused, naming it.
   {

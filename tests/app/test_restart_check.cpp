@@ -185,7 +185,7 @@ TEST_CASE("restart check: an input file that changed is refused, naming it", "[r
 }
 
 TEST_CASE("restart check: the keys a restart may change", "[restart_check]") {
-  for (const char* key : {"time.end", "time.checkpoint_interval", "output.dir", "output.formats",
+  for (const char* key : {"time.end", "time.checkpoint_interval", "output.dir", "output.formats", "output.png_animation",
                           "parallel.decomposition", "parallel.halo_width", "numerics.health_interval"})
     CHECK(may_change_on_restart(key));
   for (const char* key : {"physics.g", "grid.dx", "numerics.cfl", "numerics.kernel", "output.maxima",
