@@ -8,6 +8,7 @@
 #include "output_files.hpp"
 #include "outputs.hpp"
 #include "problems.hpp"
+#include "ranks.hpp"
 #include "signals.hpp"
 #include "simulation.hpp"
 
@@ -21,10 +22,6 @@
 
 #ifdef SHWA_WITH_MPI
 #include "cart.hpp"
-#include "device.hpp"
-#include "parallel.hpp"
-
-#include <mpi.h>
 #endif
 
 #include <algorithm>
@@ -38,48 +35,6 @@
 namespace shwa::app {
 
 namespace {
-
-/// MPI_COMM_WORLD's rank and size (0 and 1 without MPI).
-int world_rank() {
-  int r = 0;
-#ifdef SHWA_WITH_MPI
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-#endif
-  return r;
-}
-
-int world_size() {
-  int n = 1;
-#ifdef SHWA_WITH_MPI
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-#endif
-  return n;
-}
-
-/// Runs f on every rank; an exception on any rank is thrown on all (the same error).
-template <class F>
-void on_all_ranks(F&& f) {
-#ifdef SHWA_WITH_MPI
-  collectively(MPI_COMM_WORLD, f);
-#else
-  f();
-#endif
-}
-
-#ifdef SHWA_WITH_MPI
-/// MPI_Init / MPI_Finalize around everything else (Kokkos included). MPI_COMM_WORLD returns
-/// errors instead of aborting, so they reach the program's one exit path.
-class MpiSession {
- public:
-  MpiSession(int& argc, char**& argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  }
-  ~MpiSession() { MPI_Finalize(); }
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
-};
-#endif
 
 struct Arguments {
   std::string deck;
@@ -97,9 +52,9 @@ io::Deck load_deck(const Arguments& a) {
   return d;
 }
 
-/// The blocks of the run's decomposition on this many ranks, or the io::InputError the run would
+/// The blocks of the run's decomposition on `ranks` ranks, or the io::InputError the run would
 /// give.
-std::pair<int, int> decomposition_dims(const RunConfig& cfg) {
+std::pair<int, int> decomposition_dims(const RunConfig& cfg, int ranks) {
 #ifdef SHWA_WITH_MPI
   const io::Grid& g = cfg.grid;
   const ParallelConfig& p = cfg.parallel;
@@ -108,58 +63,42 @@ std::pair<int, int> decomposition_dims(const RunConfig& cfg) {
                                 : p.decomposition == "forced" ? comm::Decomposition::forced(p.px, p.py)
                                                               : comm::Decomposition::automatic();
   try {
-    const comm::Dims dims = comm::choose_dims(world_size(), global, d);
+    const comm::Dims dims = comm::choose_dims(ranks, global, d);
     return {dims.px, dims.py};
   } catch (const comm::ConfigError& e) {
     throw io::InputError(cfg.deck_path + ": [parallel]: " + e.what());
   }
 #else
   (void)cfg;
+  (void)ranks;
   return {1, 1};
 #endif
 }
 
-/// This rank's block of the run's decomposition on this many ranks (rank r holds block
-/// (r mod px, r / px), each axis split by comm::split_evenly, as comm::CartDecomposition makes it),
-/// or the io::InputError the run would give.
-io::Extent block_extent(const RunConfig& cfg) {
+/// This rank's block of the run's decomposition over `world` (rank r holds block (r mod px, r / px),
+/// each axis split by comm::split_evenly, as comm::CartDecomposition makes it), or the
+/// io::InputError the run would give.
+io::Extent block_extent(const RunConfig& cfg, const World& world) {
 #ifdef SHWA_WITH_MPI
-  const auto [px, py] = decomposition_dims(cfg);
-  const int r = world_rank();
+  const auto [px, py] = decomposition_dims(cfg, world.size());
+  const int r = world.rank();
   const comm::Span x = comm::split_evenly(cfg.grid.nx, px, r % px), y = comm::split_evenly(cfg.grid.ny, py, r / px);
   return io::Extent{x.offset, x.offset + x.size, y.offset, y.offset + y.size};
 #else
+  (void)world;
   return io::Extent{0, cfg.grid.nx, 0, cfg.grid.ny};
 #endif
 }
 
-/// The ranks on this rank's node (they share its host memory), and whether rank 0 is one of them.
-/// Collective.
-NodeShare node_share() {
-  NodeShare n;
-#ifdef SHWA_WITH_MPI
-  MPI_Comm node = MPI_COMM_NULL;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
-    throw std::runtime_error("MPI_Comm_split_type failed while the ranks looked for their nodes");
-  int lowest = 0;
-  const int me = world_rank();
-  MPI_Comm_size(node, &n.ranks);
-  MPI_Allreduce(&me, &lowest, 1, MPI_INT, MPI_MIN, node);
-  n.root = lowest == 0;
-  MPI_Comm_free(&node);
-#endif
-  return n;
-}
-
 /// How the run would split: every rank checks the decomposition against the ranks (an
 /// io::InputError, as the run would give).
-std::string parallel_line(const RunConfig& cfg) {
+std::string parallel_line(const RunConfig& cfg, const World& world) {
   const io::Grid& g = cfg.grid;
   const ParallelConfig& p = cfg.parallel;
   std::string how;
 #ifdef SHWA_WITH_MPI
   (void)g;
-  const auto [px, py] = decomposition_dims(cfg);
+  const auto [px, py] = decomposition_dims(cfg, world.size());
   how = std::to_string(px) + " x " + std::to_string(py) + " blocks";
 #else
   (void)g;
@@ -171,7 +110,7 @@ std::string parallel_line(const RunConfig& cfg) {
   char line[512];
   std::snprintf(line, sizeof line,
                 "# parallel: %d rank(s), decomposition %s: %s; halo width k = %d, overlap %s, transport %s\n",
-                world_size(), p.describe().c_str(), how.c_str(), p.halo_width, p.overlap ? "on" : "off",
+                world.size(), p.describe().c_str(), how.c_str(), p.halo_width, p.overlap ? "on" : "off",
                 p.transport.c_str());
   return line;
 }
@@ -204,7 +143,7 @@ void print_check(const RunConfig& cfg, const std::string& parallel) {
                 cfg.out.dir.c_str(), conflict->c_str(), kOverwriteOption);
 }
 
-void print_info() {
+void print_info(const World& world) {
   const int v = KOKKOS_VERSION;
   std::printf("shwa %s\n", SHWA_VERSION);
   std::printf("Kokkos %d.%d.%d\n", v / 10000, v / 100 % 100, v % 100);
@@ -213,14 +152,10 @@ void print_info() {
   std::printf("host execution space: %s\n", Kokkos::DefaultHostExecutionSpace::name());
   std::printf("precision: %s\n", SHWA_PRECISION_NAME);
 #ifdef SHWA_WITH_MPI
-  char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len = 0;
-  MPI_Get_library_version(lib, &len);
-  std::string name(lib, std::size_t(len));
-  name = name.substr(0, name.find_first_of("\n,"));
-  std::printf("MPI: yes (%s); %d rank(s) in this run, one block per rank; CUDA-aware: %s\n", name.c_str(),
-              world_size(), comm::mpi_cuda_aware() ? "yes" : "no");
+  std::printf("MPI: yes (%s); %d rank(s) in this run, one block per rank; CUDA-aware: %s\n",
+              World::library_version().c_str(), world.size(), World::cuda_aware() ? "yes" : "no");
 #else
+  (void)world;
   std::printf("MPI: no\n");
 #endif
   // The output formats this build writes, and what builds the others.
@@ -275,47 +210,39 @@ std::string resume_command(int argc, char** argv) {
 /// folder on one rank), which would otherwise hang in or run past each other's messages: each
 /// rank digests the record of every resolved deck key (RunConfig::definition, what a checkpoint
 /// records) and whether it restarts, and every rank compares all the digests. Collective; every
-/// rank throws the same io::InputError. Nothing to compare without MPI.
-void check_ranks_agree(const RunConfig& cfg, const Arguments& a) {
-#ifdef SHWA_WITH_MPI
+/// rank throws the same io::InputError. Nothing to compare in one process.
+void check_ranks_agree(const RunConfig& cfg, const Arguments& a, const World& world) {
   std::string record = std::string(a.restart ? "--restart\n" : "\n") + (a.overwrite ? "--overwrite\n" : "\n");
   for (const auto& [key, value] : cfg.definition.values) record += key + " = " + value + "\n";
-  const std::uint32_t mine = io::crc32(record.data(), record.size());
-  std::vector<std::uint32_t> digests(static_cast<std::size_t>(world_size()));
-  if (MPI_Allgather(&mine, 1, MPI_UINT32_T, digests.data(), 1, MPI_UINT32_T, MPI_COMM_WORLD) != MPI_SUCCESS)
-    throw std::runtime_error("MPI_Allgather failed while the ranks compared their decks");
-  for (std::size_t r = 1; r < digests.size(); ++r)
-    if (digests[r] != digests[0])
-      throw io::InputError("the MPI ranks were given different runs: rank " + std::to_string(r) +
-                           " resolved another deck than rank 0 (other deck values, --set options or --restart); "
-                           "every rank must run the same deck with the same options");
-#else
-  (void)cfg;
-  (void)a;
-#endif
+  const int other = world.first_other_digest(io::crc32(record.data(), record.size()));
+  if (other >= 0)
+    throw io::InputError("the MPI ranks were given different runs: rank " + std::to_string(other) +
+                         " resolved another deck than rank 0 (other deck values, --set options or --restart); "
+                         "every rank must run the same deck with the same options");
 }
 
 /// Runs the chosen subcommand; errors propagate as exceptions.
-int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
+int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a, const World& world) {
   if (run.parsed() || check.parsed()) {
     // Every rank reads the deck; an error on any rank stops all, reported once.
     // The memory a run needs is checked against what this node has before the state is built.
     LoadOptions lo;
     lo.restart = run.parsed() && a.restart;
-    lo.node = node_share();
-    lo.root = world_rank() == 0;
-    lo.dims = decomposition_dims;
-    lo.block = block_extent;
+    const auto node = world.node();
+    lo.node = NodeShare{node.ranks, node.holds_root};
+    lo.root = world.root();
+    lo.dims = [&world](const RunConfig& c) { return decomposition_dims(c, world.size()); };
+    lo.block = [&world](const RunConfig& c) { return block_extent(c, world); };
     RunConfig cfg;
-    on_all_ranks([&] {
+    collectively(world, [&] {
       io::Deck deck = load_deck(a);
       cfg = load_config(deck, a.deck, lo);
     });
-    check_ranks_agree(cfg, a);
+    check_ranks_agree(cfg, a, world);
     if (check.parsed()) {
       std::string parallel;
-      on_all_ranks([&] { parallel = parallel_line(cfg); });
-      if (world_rank() == 0) print_check(cfg, parallel);
+      collectively(world, [&] { parallel = parallel_line(cfg, world); });
+      if (world.root()) print_check(cfg, parallel);
       return kSuccess;
     }
     RunOptions opt;
@@ -323,33 +250,25 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a) {
     opt.overwrite = a.overwrite;
     catch_stop_signals();
     const RunStats s = run_simulation(cfg, opt);
-    if (world_rank() == 0)
+    if (world.root())
       std::printf("shwa: done: %ld steps, t = %s s, %.3g cell updates/s; outputs in %s\n", s.steps,
                 io::format_double(cfg.t_end).c_str(),
                 s.wall_loop > 0 ? double(s.nx) * double(s.ny) * double(s.steps_this_run) / s.wall_loop : 0.0,
                 cfg.out.dir.c_str());
     return kSuccess;
   }
-  if (world_rank() == 0) print_info();
+  if (world.root()) print_info(world);
   return kSuccess;
-}
-
-/// An error every rank shares: printed once, by rank 0.
-void error_line(const std::string& message) {
-#ifdef SHWA_WITH_MPI
-  comm::report_on_root(MPI_COMM_WORLD, message);
-#else
-  std::fprintf(stderr, "shwa: error: %s\n", message.c_str());
-#endif
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   remember_ignored_signals();  // before MPI's and the GPU's runtimes install their own handlers
-#ifdef SHWA_WITH_MPI
-  MpiSession mpi(argc, argv);
-#endif
+  const Session session(argc, argv);
+  const World world;
+  // An error every rank shares: printed once, by rank 0.
+  const auto error_line = [&world](const std::string& message) { world.report_error(message); };
   Arguments a;
   CLI::App app{"shwa: shallow-water flow and pollutant transport on Kokkos (Roe scheme, wet/dry fronts).\n"
                "Decks are TOML files; inputs/README.md describes their keys.",
@@ -386,29 +305,27 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return world_rank() == 0 ? app.exit(e) : 0;  // --help
+    if (e.get_exit_code() == 0) return world.root() ? app.exit(e) : 0;  // --help
     error_line(std::string(e.what()) + " (see shwa --help)");
     return kUsageError;
   }
 
   int code = kSuccess;
   KokkosOptions kopt{a.threads, a.device, /*disable_warnings=*/true};
-#ifdef SHWA_WITH_MPI
   // One GPU per rank, chosen from the rank's place on its node (unless --device says).
   try {
-    on_all_ranks([&] {
-      const int device = comm::kokkos_options(MPI_COMM_WORLD).device;
+    collectively(world, [&] {
+      const int device = world.device();
       if (a.device < 0) kopt.device = device;
     });
   } catch (const std::exception& e) {
     error_line(e.what());
     return kInputError;
   }
-#endif
   {
     Kokkos::ScopeGuard kokkos(kokkos_settings(kopt));
     try {
-      code = dispatch(*run, *check, a);
+      code = dispatch(*run, *check, a, world);
     } catch (const BlowUp& e) {
       std::fflush(stdout);
       error_line(e.what());
@@ -416,9 +333,9 @@ int main(int argc, char** argv) {
     } catch (const Interrupted& e) {
       // Every rank stopped after the same step; the root wrote the checkpoint and says so.
       std::fflush(stdout);
-      if (world_rank() == 0)
+      if (world.root())
         std::fprintf(stderr, "shwa: %s\nshwa: resume with: %s%s\n", e.what(), resume_command(argc, argv).c_str(),
-                     world_size() > 1 ? "  (behind the same mpirun; any number of ranks)" : "");
+                     world.size() > 1 ? "  (behind the same mpirun; any number of ranks)" : "");
       code = kInterrupted;
     } catch (const std::exception& e) {
       std::fflush(stdout);

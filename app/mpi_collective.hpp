@@ -1,14 +1,14 @@
-// shwa/app/mpi_collective.hpp — the Collective of an MPI run (built only with SHWA_WITH_MPI):
-// the whole grid through the root of a Cartesian decomposition, and the transport of its halos.
+// shwa/app/mpi_collective.hpp — the Collective of an MPI run (built only with SHWA_WITH_MPI): the
+// Collective calls of the time loop as comm::World's operations over a Cartesian decomposition
+// (the whole grid through its root), and the times of its halo transport.
 #pragma once
 
-#include "parallel.hpp"
+#include "ranks.hpp"
 #include "simulation.hpp"
 
 #include "cart.hpp"
 #include "mpi_exchanger.hpp"
-
-#include <mpi.h>
+#include "world.hpp"
 
 #include <exception>
 #include <string>
@@ -17,19 +17,24 @@
 namespace shwa::app {
 
 /// comm::Transport of a deck's parallel.transport.
-comm::Transport transport_of(const std::string& name);
+inline comm::Transport transport_of(const std::string& name) {
+  if (name == "direct") return comm::Transport::Direct;
+  if (name == "staged") return comm::Transport::Staged;
+  return comm::Transport::Auto;
+}
 
 /// The whole grid through the root of a Cartesian decomposition.
 template <class E>
 class MpiCollective final : public Collective {
  public:
-  MpiCollective(const comm::CartDecomposition& cart, const comm::MpiExchanger<E>& ex) : cart_(cart), ex_(ex) {}
-  int rank() const override { return cart_.rank(); }
-  int ranks() const override { return cart_.size(); }
-  std::vector<double> gather(const std::vector<double>& owned, const Grid&) override {
-    return comm::gather_to_root(cart_, owned);
+  MpiCollective(const comm::CartDecomposition& cart, const comm::MpiExchanger<E>& ex)
+      : cart_(cart), world_(cart), ex_(ex) {}
+  int rank() const override { return world_.rank(); }
+  int ranks() const override { return world_.size(); }
+  std::vector<double> gather(const std::vector<double>& owned, const Grid&) override { return world_.gather(owned); }
+  std::vector<double> scatter(const std::vector<double>& global, const Grid&) override {
+    return world_.scatter(global);
   }
-  std::vector<double> scatter(const std::vector<double>& global, const Grid& block) override;
   std::vector<io::Extent> pieces(const io::Extent& mine) override {
     if (!root()) return {mine};
     std::vector<io::Extent> all;
@@ -39,10 +44,10 @@ class MpiCollective final : public Collective {
     }
     return all;
   }
-  void broadcast(std::vector<double>& v) override;
-  double max_all(double x) override;
-  void sum_all(std::vector<double>& v) override;
-  void agree(std::exception_ptr e) override { agree_on_error(cart_.comm(), e); }
+  void broadcast(std::vector<double>& v) override { world_.broadcast(v); }
+  double max_all(double x) override { return world_.max(x); }
+  void sum_all(std::vector<double>& v) override { world_.sum(v); }
+  void agree(std::exception_ptr e) override { agree_on_error(world_, e); }
   double halo_seconds() const override {
     const comm::CommTimes& t = ex_.times();
     return t.post + t.wait + t.unpack;
@@ -52,25 +57,8 @@ class MpiCollective final : public Collective {
 
  private:
   const comm::CartDecomposition& cart_;
+  const comm::World world_;
   const comm::MpiExchanger<E>& ex_;
 };
-
-template <class E>
-std::vector<double> MpiCollective<E>::scatter(const std::vector<double>& global, const Grid&) {
-  return scatter_from_root(cart_, global);
-}
-template <class E>
-void MpiCollective<E>::broadcast(std::vector<double>& v) {
-  broadcast_from_root(cart_.comm(), v);
-}
-template <class E>
-double MpiCollective<E>::max_all(double x) {
-  return max_over(cart_.comm(), x);
-}
-
-template <class E>
-void MpiCollective<E>::sum_all(std::vector<double>& v) {
-  sum_over(cart_.comm(), v);
-}
 
 }  // namespace shwa::app

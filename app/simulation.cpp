@@ -615,14 +615,14 @@ RunStats run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   const ParallelConfig& p = cfg.parallel;
   const Grid global = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, p.halo_width);
 #ifdef SHWA_WITH_MPI
-  // One block per rank of MPI_COMM_WORLD. The decomposition's checks (a forced px x py that does
-  // not match the ranks, blocks thinner than k) throw comm::ConfigError on every rank alike.
+  // One block per rank of the world. The decomposition's checks (a forced px x py that does not
+  // match the ranks, blocks thinner than k) throw comm::ConfigError on every rank alike.
   comm::Decomposition d = p.decomposition == "strips"   ? comm::Decomposition::strips()
                           : p.decomposition == "forced" ? comm::Decomposition::forced(p.px, p.py)
                                                         : comm::Decomposition::automatic();
   std::unique_ptr<comm::CartDecomposition> cart;
   try {
-    cart = std::make_unique<comm::CartDecomposition>(MPI_COMM_WORLD, global, d);
+    cart = comm::World().decompose(global, d);
   } catch (const comm::ConfigError& e) {
     throw io::InputError(cfg.deck_path + ": [parallel]: " + e.what());
   }

@@ -1,4 +1,4 @@
-// shwa/comm/cart.cpp — the Cartesian decomposition, its checks, and the gather of owned blocks.
+// shwa/comm/cart.cpp — the Cartesian decomposition, its checks, and the gather and scatter of owned blocks.
 #include "cart.hpp"
 
 #include "mpi_check.hpp"
@@ -187,6 +187,34 @@ std::vector<double> gather_to_root(const CartDecomposition& cart,
                 out.begin() + (std::int64_t(b.joff + j) * g.nx_global + b.ioff));
   }
   return out;
+}
+
+std::vector<double> scatter_from_root(const CartDecomposition& cart, const std::vector<double>& global) {
+  const Grid& g = cart.grid();
+  const bool root = cart.rank() == 0;
+  std::vector<int> counts, displs;
+  std::vector<double> packed;
+  if (root) {
+    if (global.size() != size_t(std::int64_t(g.nx_global) * g.ny_global))
+      throw std::invalid_argument("scatter_from_root: the global array has the wrong size");
+    counts.resize(size_t(cart.size()));
+    displs.resize(size_t(cart.size()));
+    int at = 0;
+    for (int r = 0; r < cart.size(); ++r) {
+      const Grid b = cart.grid_of(r);
+      counts[size_t(r)] = int(b.owned_cells());
+      displs[size_t(r)] = at;
+      at += counts[size_t(r)];
+      for (int j = 0; j < b.ny; ++j) {
+        const auto row = global.begin() + (std::int64_t(b.joff + j) * g.nx_global + b.ioff);
+        packed.insert(packed.end(), row, row + b.nx);
+      }
+    }
+  }
+  std::vector<double> owned(size_t(g.owned_cells()));
+  SHWA_MPI_CHECK(MPI_Scatterv(packed.data(), counts.data(), displs.data(), MPI_DOUBLE, owned.data(),
+                              int(owned.size()), MPI_DOUBLE, 0, cart.comm()));
+  return owned;
 }
 
 }  // namespace shwa::comm

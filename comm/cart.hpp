@@ -101,4 +101,8 @@ void report_on_root(MPI_Comm comm, const std::string& message);
 /// (j * nx + i). Other ranks get an empty vector. Collective.
 std::vector<double> gather_to_root(const CartDecomposition& cart, const std::vector<double>& owned);
 
+/// This rank's owned cells (row-major, j * nx + i) of the global array that rank 0 of the
+/// decomposition holds (row-major, j * nx_global + i; ignored on the other ranks). Collective.
+std::vector<double> scatter_from_root(const CartDecomposition& cart, const std::vector<double>& global);
+
 }  // namespace shwa::comm
