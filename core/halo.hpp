@@ -29,6 +29,9 @@ class Exchanger {
   virtual double min_all(double local) = 0;
   /// Sum of a value over all blocks (diagnostics).
   virtual double sum_all(double local) = 0;
+  /// True when this block is the whole domain: min_all is the value itself, so the step need not
+  /// bring the CFL step to the host before the update (Solver::step).
+  virtual bool single_block() const { return false; }
 };
 
 /// One block covers the whole domain: nothing to exchange.
@@ -40,6 +43,7 @@ class SingleBlock final : public Exchanger<ExecSpace> {
   void exchange_field(const Field<ExecSpace>&) override {}
   double min_all(double local) override { return local; }
   double sum_all(double local) override { return local; }
+  bool single_block() const override { return true; }
 };
 
 }  // namespace shwa

@@ -23,6 +23,7 @@
 #include "types.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -38,6 +39,86 @@ struct StepConstants {
   Real gn2 = 0;  // g * n^2 (Manning), used when no per-cell field is given
   Real dx = 1, dy = 1;
 };
+
+/// The largest finite Real: the CFL step where no cell limits it.
+KOKKOS_INLINE_FUNCTION constexpr Real no_step_limit() {
+  if constexpr (sizeof(Real) == sizeof(double))
+    return DBL_MAX;
+  else
+    return FLT_MAX;
+}
+
+/// The CFL step of the largest Z_i of a block (docs/method.md section 3): 2 CFL dx dy / zmax, with
+/// num = 2 CFL dx dy; no_step_limit() where no cell limits the step (zmax <= 0).
+KOKKOS_INLINE_FUNCTION Real cfl_step(Real zmax, Real num) {
+  return zmax > Real(0) ? num / zmax : no_step_limit();
+}
+
+/// A step of dt that must not pass a time `left` away: left where dt would reach it.
+KOKKOS_INLINE_FUNCTION double clip_step(double dt, double left) { return dt >= left ? left : dt; }
+
+/// Host memory that the devices of E write and the host reads without a copy (StepDt::report),
+/// where E has it; Solver::step brings the CFL step to the host the usual way elsewhere.
+template <class E>
+struct DeviceReport {
+  using space = Kokkos::HostSpace;
+  static constexpr bool kAvailable = false;
+};
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct DeviceReport<Kokkos::Cuda> {
+  using space = Kokkos::CudaHostPinnedSpace;
+  static constexpr bool kAvailable = true;
+};
+#endif
+
+/// The time step an update kernel takes: `value`, known to the host; or, where `zmax` is set, the
+/// step that the block's largest Z_i gives, which the CFL pass left in device memory:
+/// clip_step(cfl_step(zmax, num), left), computed by the kernel with the host's operations. The host
+/// then launches the update without waiting for the CFL pass; the update's first team writes the
+/// Z_i it read (0 where none limits the step) to `report`, host memory the device can write,
+/// from which the host computes the same step (Solver::step, docs/kernels.md).
+struct StepDt {
+  Real value = 0;
+  const Real* zmax = nullptr;
+  Real num = 0;
+  double left = 0;
+  Real* report = nullptr;
+
+  bool on_device() const { return zmax != nullptr; }
+};
+
+namespace detail {
+
+/// dt, dt/dx and dt/dy of an update kernel.
+struct StepFactors {
+  Real dt, fx, fy;
+};
+
+/// The update kernels' step where the host knows it: kernel arguments, which cost no registers.
+struct HostStep {
+  StepFactors f;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION StepFactors at(const Member&) const {
+    return f;
+  }
+};
+
+/// The update kernels' step from the CFL pass's zmax in device memory (StepDt), computed by every
+/// thread; the first thread of team 0 reports the zmax it read to the host.
+struct DeviceStep {
+  StepDt s;
+  Real dx, dy;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION StepFactors at(const Member& m) const {
+    const Real zmax = *s.zmax;
+    if (s.report && m.league_rank() == 0 && m.team_rank() == 0) *s.report = zmax > Real(0) ? zmax : Real(0);
+    const Real dt = Real(clip_step(double(cfl_step(zmax, s.num)), s.left));
+    return {dt, dt / dx, dt / dy};
+  }
+};
+
+}  // namespace detail
 
 /// Sum of the depths set to zero from below zero (see update_cell), on the device.
 template <class E>
@@ -354,116 +435,260 @@ int cfl_rows(const Box& box, const Tiling& t) {
 
 namespace shwa {
 
+namespace detail {
+
+/// The device CFL pass's team body: the largest Z_i of its cells. Teams of columns (detail::Column),
+/// each edge's speed computed once, by the same line of code for every x-edge and every y-edge;
+/// each cell then sums its four edges in the host path's order. (A named functor: nvcc's extended
+/// lambdas in a template instantiated with several reducers in several translation units fail.)
+template <class E>
+struct CflMaxZ {
+  using Col = Column<E>;
+  Conserved<E> w;
+  Field<E> H;
+  Box b;
+  int rows;
+  QuietMap<E> q;
+  Real g, eps, dx, dy;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Col::Member& m, Real& lmax) const {
+    const Col col(m, b, rows);
+    if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
+    CellPrim below{0, 0, 0, 0, 0, 0};
+    Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
+    RawCell next = col.template load<false>(w, H, col.j0 - 1);
+#pragma unroll 1
+    for (int r = -1; r <= col.nrows; ++r) {
+      const RawCell raw = next;
+      if (r < col.nrows) next = col.template load<false>(w, H, col.j0 + r + 1);
+      const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, Real(0), raw.H, eps);
+      col.template put_prim<true>(c);
+      m.team_barrier();
+      Real sy = 0, sx = 0, sw = 0;
+      if (r >= 0) {
+        sy = device_speed<1>(below, c, g, eps);  // south of row r
+        if (r >= 1 && col.owned) {
+          const Real z = dy * (west + east) + dx * (south + sy);
+          if (z > lmax) lmax = z;
+        }
+      }
+      if (r >= 0 && r < col.nrows) {
+        sx = device_speed<0>(c, col.east_prim(), g, eps);  // east of the cell
+        col.put_east(sx);
+        m.team_barrier();
+        sw = col.speed_from_west();
+      }
+      below = c, west = sw, east = sx, south = sy;
+    }
+  }
+};
+
+/// The device CFL pass over `box`: its largest Z_i into `reducer` (a Kokkos::Max). The reduction is
+/// the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (a correctly rounded division is
+/// monotone), and it saves a division a cell.
+template <class E, class Reducer>
+void device_cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
+                      const Tiling& tiling, const QuietMap<E>& quiet, const Reducer& reducer) {
+  const int rows = cfl_rows<E>(box, tiling);
+  Kokkos::parallel_reduce("shwa::cfl_max_z", Column<E>::policy(box, rows),
+                          CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)},
+                          reducer);
+}
+
+}  // namespace detail
+
 /// The CFL time step over `box` (docs/method.md section 3): min over its cells of 2 CFL dx dy / Z_i,
-/// Z_i = sum over the cell's edges of |E| (|un~| + a~). Infinity when no cell limits the step.
-/// Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped.
+/// Z_i = sum over the cell's edges of |E| (|un~| + a~); no_step_limit() when no cell limits the
+/// step. Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped.
 template <class E>
 Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
                 Real cfl, const Tiling& tiling, const QuietMap<E>& quiet) {
-  Real result = std::numeric_limits<Real>::max();
-  if (box.empty()) return result;
-  const Real g = k.g, eps = k.eps_h, dx = Real(k.dx), dy = Real(k.dy);
-  const Real num = Real(2) * cfl * dx * dy;
-  const Box b = box;
+  if (box.empty()) return no_step_limit();
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
-    // the same sums in the same order as the device path below.
+    // the same sums in the same order as the device path.
     return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling, quiet);
   } else {
-    // Device: teams of columns (detail::Column), each edge's speed computed once, by the same line
-    // of code for every x-edge and every y-edge; each cell then sums its four edges in the host
-    // path's order. The reduction is the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly
-    // (a correctly rounded division is monotone), and it saves a division a cell.
-    using Col = detail::Column<E>;
-    const int rows = detail::cfl_rows<E>(box, tiling);
-    const QuietMap<E> q = quiet;
     Real zmax = 0;
-    Kokkos::parallel_reduce(
-        "shwa::cfl_max_z", Col::policy(box, rows),
-        KOKKOS_LAMBDA(const typename Col::Member& m, Real& lmax) {
-          const Col col(m, b, rows);
-          if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
-          CellPrim below{0, 0, 0, 0, 0, 0};
-          Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
-          detail::RawCell next = col.template load<false>(w, H, col.j0 - 1);
-#pragma unroll 1
-          for (int r = -1; r <= col.nrows; ++r) {
-            const detail::RawCell raw = next;
-            if (r < col.nrows) next = col.template load<false>(w, H, col.j0 + r + 1);
-            const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, Real(0), raw.H, eps);
-            col.template put_prim<true>(c);
-            m.team_barrier();
-            Real sy = 0, sx = 0, sw = 0;
-            if (r >= 0) {
-              sy = detail::device_speed<1>(below, c, g, eps);  // south of row r
-              if (r >= 1 && col.owned) {
-                const Real z = dy * (west + east) + dx * (south + sy);
-                if (z > lmax) lmax = z;
-              }
-            }
-            if (r >= 0 && r < col.nrows) {
-              sx = detail::device_speed<0>(c, col.east_prim(), g, eps);  // east of the cell
-              col.put_east(sx);
-              m.team_barrier();
-              sw = col.speed_from_west();
-            }
-            below = c, west = sw, east = sx, south = sy;
-          }
-        },
-        Kokkos::Max<Real>(zmax));
-    return zmax > Real(0) ? num / zmax : result;
+    detail::device_cfl_max_z(w, H, box, k, tiling, quiet, Kokkos::Max<Real>(zmax));
+    return cfl_step(zmax, Real(2) * cfl * Real(k.dx) * Real(k.dy));
   }
 }
+
+/// The device CFL pass's largest Z_i of `box` into `zmax`, device memory, without waiting for it
+/// (StepDt). Device spaces only.
+template <class E>
+void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
+               const Tiling& tiling, const QuietMap<E>& quiet,
+               const Kokkos::View<Real, typename E::memory_space>& zmax) {
+  static_assert(!is_host_space<E>(), "cfl_max_z is the device CFL pass; hosts use cfl_min_dt");
+  detail::device_cfl_max_z(w, H, box, k, tiling, quiet,
+                           Kokkos::Max<Real, typename E::memory_space>(zmax));
+}
+
+namespace detail {
+
+/// The update kernels' fields and constants.
+template <class E>
+struct UpdateArgs {
+  Conserved<E> w, out;
+  Field<E> H, gn2_field;
+  Box b;
+  ClipCounter<E> clipped;
+  QuietMap<E> q;
+  Real g, sg, eps, gn2c;
+  bool has_n;
+};
+
+/// Device body of flux_update_recompute, one team a tile; StepSource: HostStep or DeviceStep.
+/// (Named functors: nvcc's extended lambdas fail when their enclosing template is instantiated
+/// with several step sources in several translation units.)
+template <class E, class StepSource>
+struct RecomputeUpdate {
+  UpdateArgs<E> a;
+  StepSource step;
+  int TX, TY, ntx_tiles;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename DevicePolicy<E>::member_type& m) const {
+    const Conserved<E>& w = a.w;
+    const Real g = a.g, sg = a.sg, eps = a.eps;
+    const QuietMap<E>& q = a.q;
+    const StepFactors f = step.at(m);
+    const Real dt = f.dt, fx = f.fx, fy = f.fy;
+    const Tile tl(a.b, m.league_rank(), ntx_tiles, TX, TY);
+    const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
+    if (team_quiet(m, q, i0, i0 + ntx, j0, j0 + nty)) return;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
+      const int tx = t % TX, ty = t / TX;
+      if (tx >= ntx || ty >= nty) return;
+      const int i = i0 + tx, j = j0 + ty;
+      const Stencil st(w, a.H, j, i, eps);
+      const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
+      Fluct dm, dp, Mx, My;
+      roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp);
+      Mx = dp;
+      roe_fluctuations(edge_prim<0>(C), edge_prim<0>(Ea), g, sg, eps, dm, dp);
+      Mx = add(Mx, dm);
+      roe_fluctuations(edge_prim<1>(S), edge_prim<1>(C), g, sg, eps, dm, dp);
+      My = dp;
+      roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
+      My = add(My, dm);
+      // Each active cell marks its own square (plain stores of one value: QuietMap::mark),
+      // which costs less than a team reduction of the tile's activity.
+      if (update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), a.out, j, i, Mx, My, fx, fy,
+                      dt, a.has_n ? a.gn2_field(j, i) : a.gn2c, eps, a.clipped) &&
+          q.on)
+        q.mark(i, i + 1, j, j + 1);
+    });
+  }
+};
+
+/// Device body of flux_update_decoupled: teams of columns (Column). Every x-edge is solved by one
+/// line of code and every y-edge by another, each once inside a team; an edge on a team's border is
+/// solved by both teams on the same bits, so it gives the same result whichever team (tile, block)
+/// solves it, and the fields do not depend on the decomposition. StepSource: HostStep or
+/// DeviceStep.
+template <class E, class StepSource>
+struct DecoupledUpdate {
+  using Col = Column<E>;
+  UpdateArgs<E> a;
+  StepSource step;
+  int rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Col::Member& m) const {
+    const Conserved<E>& w = a.w;
+    const Box& b = a.b;
+    const Real g = a.g, sg = a.sg, eps = a.eps;
+    const QuietMap<E>& q = a.q;
+    const StepFactors f = step.at(m);
+    const Real dt = f.dt, fx = f.fx, fy = f.fy;
+    const Col col(m, b, rows);
+    if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
+    const int i = col.i;
+    bool act = false;  // this lane's cell was active in a row
+    CellPrim below{0, 0, 0, 0, 0, 0};
+    Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
+    Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
+    RawCell next = col.load(w, a.H, col.j0 - 1);
+#pragma unroll 1
+    for (int r = -1; r <= col.nrows; ++r) {
+      const int j = col.j0 + r;
+      const RawCell raw = next;
+      if (r < col.nrows) next = col.load(w, a.H, j + 1);
+      const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, raw.hc, raw.H, eps);
+      col.put_prim(c);
+      m.team_barrier();
+      Fluct mx{0, 0, 0, 0}, my{0, 0, 0, 0};
+      if (r >= 0) {
+        // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
+        Fluct dm, dp;
+        device_roe<1>(below, c, g, sg, eps, dm, dp);
+        if (r >= 1 && col.owned &&
+            update_cell(below.h, qx_below, qy_below, hc_below, a.out, j - 1, i, mx_below,
+                        add(my_below, dm), fx, fy, dt, a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps,
+                        a.clipped))
+          act = true;
+        my = dp;
+      }
+      if (r >= 0 && r < col.nrows) {
+        // The x-edge east of the cell: D- stays, D+ goes to the next lane.
+        Fluct dm, dp;
+        device_roe<0>(c, col.east_prim(), g, sg, eps, dm, dp);
+        col.put_east(dp);
+        m.team_barrier();
+        mx = add(col.from_west(), dm);
+      }
+      below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
+      mx_below = mx, my_below = my;
+    }
+    if (q.on) col.mark_active(m, q, b, act);
+  }
+};
+
+/// Launches an update functor F<E, StepSource> with the step's source: HostStep or DeviceStep
+/// (StepDt).
+template <template <class, class> class F, class E, class Policy, class... Rest>
+void launch_update(const char* name, const Policy& policy, const StepDt& step,
+                   const StepConstants& k, const UpdateArgs<E>& a, Rest... rest) {
+  if (step.on_device()) {
+    const DeviceStep s{step, Real(k.dx), Real(k.dy)};
+    Kokkos::parallel_for(name, policy, F<E, DeviceStep>{a, s, rest...});
+  } else {
+    const Real dt = step.value;
+    const HostStep s{{dt, dt / Real(k.dx), dt / Real(k.dy)}};
+    Kokkos::parallel_for(name, policy, F<E, HostStep>{a, s, rest...});
+  }
+}
+
+/// The update kernels' arguments of a launch.
+template <class E>
+UpdateArgs<E> update_args(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
+                          const Field<E>& gn2_field, const Box& box, const StepConstants& k,
+                          const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
+  const bool has_n = gn2_field.extent(0) > 0;
+  return {w, out, H, gn2_field, box, clipped, quiet, k.g, k.sqrt_g, k.eps_h, k.gn2, has_n};
+}
+
+}  // namespace detail
 
 /// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 template <class E>
 void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
-                           const Field<E>& gn2_field, const Box& box, Real dt,
+                           const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
   if (box.empty()) return;
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, one cell a SIMD lane (kernels_host.hpp).
-    detail::host_flux_update_recompute(w, out, H, gn2_field, box, dt, k, tiling, clipped, quiet);
-    return;
+    if (step.on_device())
+      throw std::logic_error("host updates take the step as a value (StepDt::value)");
+    detail::host_flux_update_recompute(w, out, H, gn2_field, box, step.value, k, tiling, clipped, quiet);
   } else {
-    const int TX = tiling.tx, TY = tiling.ty;
-    const int ntx_tiles = detail::ceil_div(box.nx(), TX);
-    const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
-    const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
-    const bool has_n = gn2_field.extent(0) > 0;
-    const Box b = box;
-    const QuietMap<E> q = quiet;
-    Kokkos::parallel_for(
-        "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling),
-        KOKKOS_LAMBDA(const typename detail::DevicePolicy<E>::member_type& m) {
-          const detail::Tile tl(b, m.league_rank(), ntx_tiles, TX, TY);
-          const int i0 = tl.i0, j0 = tl.j0, ntx = tl.ntx, nty = tl.nty;
-          if (team_quiet(m, q, i0, i0 + ntx, j0, j0 + nty)) return;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, TX * TY), [&](const int t) {
-            const int tx = t % TX, ty = t / TX;
-            if (tx >= ntx || ty >= nty) return;
-            const int i = i0 + tx, j = j0 + ty;
-            const detail::Stencil st(w, H, j, i, eps);
-            const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
-            Fluct dm, dp, Mx, My;
-            roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp);
-            Mx = dp;
-            roe_fluctuations(edge_prim<0>(C), edge_prim<0>(Ea), g, sg, eps, dm, dp);
-            Mx = detail::add(Mx, dm);
-            roe_fluctuations(edge_prim<1>(S), edge_prim<1>(C), g, sg, eps, dm, dp);
-            My = dp;
-            roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
-            My = detail::add(My, dm);
-            // Each active cell marks its own square (plain stores of one value: QuietMap::mark),
-            // which costs less than a team reduction of the tile's activity.
-            if (detail::update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), out, j, i, Mx, My, fx,
-                                    fy, dt, has_n ? gn2_field(j, i) : gn2c, eps, clipped) &&
-                q.on)
-              q.mark(i, i + 1, j, j + 1);
-          });
-        });
+    detail::launch_update<detail::RecomputeUpdate>(
+        "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling), step, k,
+        detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
+        detail::ceil_div(box.nx(), tiling.tx));
   }
 }
 
@@ -471,70 +696,21 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 template <class E>
 void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
-                           const Field<E>& gn2_field, const Box& box, Real dt,
+                           const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
   if (box.empty()) return;
-  const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
-  const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
-  const bool has_n = gn2_field.extent(0) > 0;
-  const Box b = box;
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile sweeps it a row of edges at a time, SIMD (kernels_host.hpp); every
     // edge inside the tile is solved once.
-    detail::host_flux_update_decoupled(w, out, H, gn2_field, box, dt, k, tiling, clipped, quiet);
+    if (step.on_device())
+      throw std::logic_error("host updates take the step as a value (StepDt::value)");
+    detail::host_flux_update_decoupled(w, out, H, gn2_field, box, step.value, k, tiling, clipped, quiet);
   } else {
-    // Device: teams of columns (detail::Column). Every x-edge is solved by one line of code and
-    // every y-edge by another, each once inside a team; an edge on a team's border is solved by
-    // both teams on the same bits, so it gives the same result whichever team (tile, block) solves
-    // it, and the fields do not depend on the decomposition.
-    using Col = detail::Column<E>;
     const int rows = detail::column_rows<E>(box, tiling.rows);
-    const QuietMap<E> q = quiet;
-    Kokkos::parallel_for(
-        "shwa::flux_update_decoupled", Col::policy(box, rows),
-        KOKKOS_LAMBDA(const typename Col::Member& m) {
-          const Col col(m, b, rows);
-          if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
-          const int i = col.i;
-          bool act = false;  // this lane's cell was active in a row
-          CellPrim below{0, 0, 0, 0, 0, 0};
-          Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
-          Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
-          detail::RawCell next = col.load(w, H, col.j0 - 1);
-#pragma unroll 1
-          for (int r = -1; r <= col.nrows; ++r) {
-            const int j = col.j0 + r;
-            const detail::RawCell raw = next;
-            if (r < col.nrows) next = col.load(w, H, j + 1);
-            const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, raw.hc, raw.H, eps);
-            col.put_prim(c);
-            m.team_barrier();
-            Fluct mx{0, 0, 0, 0}, my{0, 0, 0, 0};
-            if (r >= 0) {
-              // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
-              Fluct dm, dp;
-              detail::device_roe<1>(below, c, g, sg, eps, dm, dp);
-              if (r >= 1 && col.owned &&
-                  detail::update_cell(below.h, qx_below, qy_below, hc_below, out, j - 1, i, mx_below,
-                                      detail::add(my_below, dm), fx, fy, dt,
-                                      has_n ? gn2_field(j - 1, i) : gn2c, eps, clipped))
-                act = true;
-              my = dp;
-            }
-            if (r >= 0 && r < col.nrows) {
-              // The x-edge east of the cell: D- stays, D+ goes to the next lane.
-              Fluct dm, dp;
-              detail::device_roe<0>(c, col.east_prim(), g, sg, eps, dm, dp);
-              col.put_east(dp);
-              m.team_barrier();
-              mx = detail::add(col.from_west(), dm);
-            }
-            below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
-            mx_below = mx, my_below = my;
-          }
-          if (q.on) col.mark_active(m, q, b, act);
-        });
+    detail::launch_update<detail::DecoupledUpdate>(
+        "shwa::flux_update_decoupled", detail::Column<E>::policy(box, rows), step, k,
+        detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), rows);
   }
 }
 

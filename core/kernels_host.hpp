@@ -353,7 +353,7 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
       Kokkos::Max<Real>(zmax));
   // min_i num / Z_i = num / max_i Z_i exactly (a correctly rounded division is monotone), as on
   // the device; no Z_i > 0: no cell limits the step.
-  return zmax > Real(0) ? num / zmax : std::numeric_limits<Real>::max();
+  return cfl_step(zmax, num);
 }
 
 /// Host body of flux_update_decoupled: every edge of the tile is solved once, a row at a time.

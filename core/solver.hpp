@@ -3,7 +3,8 @@
 // A step (docs/method.md section 6):
 //   1. the physical sides' ghost layers are filled from the boundary conditions;
 //   2. dt = min over all blocks of the CFL step of the owned cells (parallel_reduce + min_all),
-//      clipped so the run lands exactly on the requested time;
+//      clipped so the run lands exactly on the requested time (on a device with one block, the
+//      update reads it from device memory: StepDt);
 //   3. the flux + update kernel writes W^{n+1} into the second set of Views, which are then swapped;
 //   4. every k-th step (k = the ghost width), the Exchanger refreshes the halos that face other
 //      blocks; in between, the block also updates its halo cells, the valid region shrinking by one
@@ -17,6 +18,7 @@
 #include "kernels.hpp"
 #include "params.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -95,7 +97,8 @@ class Solver {
   }
 
   /// W^{n+1} over `box` from W^n, with the run's kernel variant.
-  void update(const Box& box, Real dt) {
+  void update(const Box& box, Real dt) { update(box, StepDt{dt}); }
+  void update(const Box& box, const StepDt& dt) {
     if (params_.variant == Variant::Recompute)
       flux_update_recompute(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_, quiet_);
     else
@@ -139,27 +142,56 @@ class Solver {
   /// blocks need first, starts sending it, updates the interior while it travels, then waits for
   /// the neighbours' cells. Without it, the exchange follows the whole update. Either way the
   /// arithmetic of every cell is the same, so the fields are bit for bit those of one block.
+  ///
+  /// On a device with one block (no reduction across blocks) of at most device_step_max_cells()
+  /// cells, the CFL pass leaves its largest Z_i in device memory and the update computes the step
+  /// from it (StepDt): the host launches the update at once, and the device goes from the pass to
+  /// the update without waiting for the host. The host learns the step when the update starts,
+  /// from the value the update reports, by the same operations: the steps are bit for bit those of
+  /// the host-side path (tested). Larger blocks take the step as kernel arguments, which cost the
+  /// update kernels no registers; there the host's wait is a small part of a step
+  /// (docs/kernels.md).
   double step(double t_stop, Exchanger<E>& ex) {
     const int k = grid_.ng;
     fill_boundaries();
-    double dt = ex.min_all(double(local_dt(grid_.owned())));
-    if (!(dt > 0))
-      throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
     const double left = t_stop - time_;
-    const bool last = dt >= left;
-    if (last) dt = left;
+    const Real num = Real(2) * Real(params_.cfl) * k_.dx * k_.dy;
+    StepDt sd;
+    double dt = 0;
+    bool on_device = false;
+    if constexpr (DeviceReport<E>::kAvailable) {
+      if (ex.single_block() && grid_.owned().size() <= device_step_max_cells_) {
+        on_device = true;
+        cfl_max_z(cur_, H_, grid_.owned(), k_, params_.tiling, quiet_, zmax_);
+        report_() = Real(-1);
+        sd = StepDt{0, zmax_.data(), num, left, report_.data()};
+      }
+    }
+    if (!on_device) {
+      dt = ex.min_all(double(local_dt(grid_.owned())));
+      if (!(dt > 0))
+        throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
+      dt = clip_step(dt, left);
+      sd.value = Real(dt);
+    }
     const bool exchange_after = since_exchange_ + 1 >= k;
     if (exchange_after && overlap_) {
       Box interior, band[4];
       grid_.split_for_overlap(k, interior, band);
-      for (const Box& b : band) update(b, Real(dt));
+      for (const Box& b : band) update(b, sd);
       ex.begin_exchange(next_);
-      update(interior, Real(dt));
+      update(interior, sd);
       ex.end_exchange(next_);
     } else {
-      update(grid_.grown_inner(k - 1 - since_exchange_), Real(dt));
+      update(grid_.grown_inner(k - 1 - since_exchange_), sd);
       if (exchange_after) ex.exchange(next_);
     }
+    if (on_device) {
+      dt = clip_step(double(cfl_step(reported_zmax(), num)), left);
+      if (!(dt > 0))
+        throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
+    }
+    const bool last = dt >= left;
     swap();
     since_exchange_ = exchange_after ? 0 : since_exchange_ + 1;
     ++steps_;
@@ -167,8 +199,27 @@ class Solver {
     return dt;
   }
 
+  /// Waits for the largest Z_i that the update launched by step() reports (StepDt::report): the
+  /// update's first team writes it as the kernel starts. Past a second without it, waits for the
+  /// device, which raises a failed kernel's error, and then it must be there.
+  Real reported_zmax() const {
+    const volatile Real* r = report_.data();
+    const auto start = std::chrono::steady_clock::now();
+    for (long spins = 1; *r < Real(0); ++spins) {
+      if (spins % 4096 == 0 && std::chrono::steady_clock::now() - start > std::chrono::seconds(1)) {
+        Kokkos::fence();
+        if (*r < Real(0)) throw std::logic_error("the update kernel did not report the time step");
+      }
+    }
+    return *r;
+  }
+
   /// Overlap the halo exchange with the interior update (see step()).
   void set_overlap(bool on) { overlap_ = on; }
+
+  /// The largest block whose update reads its step from the device (see step()); 0: none.
+  std::int64_t device_step_max_cells() const { return device_step_max_cells_; }
+  void set_device_step_max_cells(std::int64_t n) { device_step_max_cells_ = n; }
 
   /// Steps until t_stop.
   void advance_to(double t_stop, Exchanger<E>& ex) {
@@ -185,10 +236,15 @@ class Solver {
   Field<E> H_, gn2_;
   QuietMap<E> quiet_;
   ClipCounter<E> clipped_{"clipped"};
+  Kokkos::View<Real, typename E::memory_space> zmax_{"zmax"};  // the CFL pass's, for StepDt
+  Kokkos::View<Real, typename DeviceReport<E>::space> report_{"zmax_report"};
   double time_ = 0;
   long steps_ = 0;
   int since_exchange_ = 0;  // steps since the halos were exchanged
   bool overlap_ = false;
+  // Where the update's step from the device costs it less than the host's wait (docs/kernels.md).
+  std::int64_t device_step_max_cells_ =
+      params_.variant == Variant::Recompute ? std::int64_t(1024) * 1024 : std::int64_t(4096) * 4096;
 };
 
 }  // namespace shwa

@@ -164,6 +164,61 @@ TEST_CASE("skipping dry land gives the fields of computing everything, bit for b
   }
 }
 
+namespace {
+
+/// One block, seen as a block among others: the step brings the CFL step to the host before the
+/// update, as with MPI.
+template <class E>
+class OneOfMany final : public Exchanger<E> {
+ public:
+  void begin_exchange(const Conserved<E>&) override {}
+  void end_exchange(const Conserved<E>&) override {}
+  void exchange_field(const Field<E>&) override {}
+  double min_all(double local) override { return local; }
+  double sum_all(double local) override { return local; }
+};
+
+}  // namespace
+
+TEST_CASE("the step the update reads from the device is the host's, bit for bit", "[kernels]") {
+  // On a device, a single block's update computes the step from the CFL pass's result in device
+  // memory (StepDt) and the host learns it from what the update reports; a block among others, or
+  // one larger than device_step_max_cells(), brings it to the host first. Same steps, same
+  // fields, to the last bit, both variants, with runs that end on a time (the last step clipped)
+  // and skipped dry land.
+  INFO((DeviceReport<DefaultExec>::kAvailable ? "device path against host path"
+                                              : "this space has no device path: both runs take the host path"));
+  const Case c = bowl_case();
+  for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
+    CAPTURE(to_string(v));
+    SingleBlock<DefaultExec> single;
+    OneOfMany<DefaultExec> many;
+    REQUIRE(single.single_block());
+    REQUIRE(!many.single_block());
+    Solver<DefaultExec> a(c.grid, params(v, {32, 8}), c.bc), b(c.grid, params(v, {32, 8}), c.bc),
+        large(c.grid, params(v, {32, 8}), c.bc);
+    REQUIRE(a.device_step_max_cells() >= c.grid.owned().size());
+    large.set_device_step_max_cells(c.grid.owned().size() - 1);
+    initialize(a, single, c.init);
+    initialize(b, many, c.init);
+    initialize(large, single, c.init);
+    long n = 0;
+    for (double t_stop : {0.37, 1.0, 4.0}) {
+      while (a.time() < t_stop) {
+        const double da = a.step(t_stop, single), db = b.step(t_stop, many);
+        REQUIRE(da == db);
+        REQUIRE(large.step(t_stop, single) == da);
+        REQUIRE(a.time() == b.time());
+        ++n;
+      }
+      REQUIRE(a.time() == t_stop);
+      REQUIRE(same_bits(read_back(a), read_back(b)));
+      REQUIRE(same_bits(read_back(large), read_back(b)));
+    }
+    CHECK(n > 20);
+  }
+}
+
 TEST_CASE("Serial and the default execution space give the same fields", "[kernels]") {
 #ifdef KOKKOS_ENABLE_SERIAL
   if (std::is_same<Kokkos::Serial, DefaultExec>::value) {
