@@ -152,7 +152,7 @@ const std::vector<BoundaryTypeInfo>& boundary_types() {
        "interior's depth, at least the critical depth",
        [](Deck& d, const std::string& p, BcSegment& seg) {
          seg.discharge = read_series(d, p, "discharge");
-         seg.concentration = read_concentration(d, p);
+         seg.concentration = {read_concentration(d, p)};
        }},
   };
   return table;

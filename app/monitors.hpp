@@ -123,7 +123,7 @@ void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, dou
   const Real time = Real(t);
   const double t_now = t;
   const unsigned long long s = static_cast<unsigned long long>(step);
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
+  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
   const auto hmax = m.hmax, cmax = m.cmax, arrival = m.arrival;
   const QuietMap<E> q = quiet;
   constexpr int K = QuietMap<E>::kCells;
@@ -155,7 +155,7 @@ template <class E>
 void record_health(const Conserved<E>& w, const Grid& g, double t, long step, const HealthRecord<E>& health) {
   const int ng = g.ng, nx = g.nx, ny = g.ny;
   const unsigned long long s = static_cast<unsigned long long>(step);
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc;
+  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
   Kokkos::parallel_for(
       "shwa::health", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
         const int ntx = (nx + kTileX - 1) / kTileX;
@@ -182,7 +182,7 @@ void sample_cells(const Conserved<E>& w, const Kokkos::View<int*, typename E::me
         values(row, 4 * k) = w.h(j, i);
         values(row, 4 * k + 1) = w.qx(j, i);
         values(row, 4 * k + 2) = w.qy(j, i);
-        values(row, 4 * k + 3) = w.hc(j, i);
+        values(row, 4 * k + 3) = w.hc[0](j, i);
       });
 }
 

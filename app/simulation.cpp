@@ -186,7 +186,7 @@ void BlockRun<E>::set_up() {
     c.h = s.h[k];
     c.u = s.u[k];
     c.v = s.v[k];
-    c.c = s.c[k];
+    c.c[0] = s.c[k];
     if (!s.n.empty()) c.n = s.n[k];
   });
   const Conserved<E>& w = solver_.state();
@@ -221,9 +221,10 @@ void BlockRun<E>::restore(const std::string& path) {
   }
   coll_.broadcast(meta);
   const Conserved<E>& w = solver_.state();
-  const char* names[] = {"h", "qx", "qy", "hc"};
-  for (int k = 0; k < 4; ++k)
-    owned_from_host(w[k], block_, coll_.scatter(coll_.root() ? as_doubles(c, names[k]) : std::vector<double>{}, block_));
+  for (int k = 0; k < w.size(); ++k) {
+    const std::string name = Conserved<E>::name(k);
+    owned_from_host(w[k], block_, coll_.scatter(coll_.root() ? as_doubles(c, name) : std::vector<double>{}, block_));
+  }
   if (cfg_.out.maxima) {
     const Grid mg = unpadded(block_);
     owned_from_host(maxima_.hmax, mg, coll_.scatter(coll_.root() ? as_doubles(c, "hmax") : std::vector<double>{}, block_));
@@ -351,8 +352,8 @@ void BlockRun<E>::blow_up(const std::string& what) {
     msg += "; first in cell (" + std::to_string(i + block_.ioff) + ", " + std::to_string(j + block_.joff) +
            ") at x = " + io::format_double(block_.xc(i + block_.ng)) + ", y = " +
            io::format_double(block_.yc(j + block_.ng)) +
-           (bad.step != step ? ", which after step " + std::to_string(step) + " holds " : std::string(": ")) +
-           "h = " + value(w.h) + ", qx = " + value(w.qx) + ", qy = " + value(w.qy) + ", hc = " + value(w.hc);
+           (bad.step != step ? ", which after step " + std::to_string(step) + " holds " : std::string(": "));
+    for (int k = 0; k < w.size(); ++k) msg += (k ? ", " : "") + Conserved<E>::name(k) + " = " + value(w[k]);
   }
   msg += last_checkpoint_.empty() ? "; no checkpoint was written"
                                   : "; the last good checkpoint is " + last_checkpoint_;
@@ -374,7 +375,7 @@ Frame BlockRun<E>::frame(int index) {
   const Conserved<E>& w = solver_.state();
   const double eps = cfg_.params.eps_h;
   f.local = derived_fields(owned_to_host(w.h, block_), owned_to_host(w.qx, block_), owned_to_host(w.qy, block_),
-                           owned_to_host(w.hc, block_), owned_to_host(solver_.bathymetry(), block_), eps);
+                           owned_to_host(w.hc[0], block_), owned_to_host(solver_.bathymetry(), block_), eps);
   for (const auto& [name, v] : f.local) {
     std::vector<double> all = coll_.gather(v, block_);
     if (coll_.root()) f.global[name] = std::move(all);
@@ -411,8 +412,7 @@ void BlockRun<E>::write_checkpoint() {
   c.time = solver_.time();
   c.step = solver_.steps();
   const Conserved<E>& w = solver_.state();
-  const char* names[] = {"h", "qx", "qy", "hc"};
-  for (int k = 0; k < 4; ++k) c.arrays[names[k]] = in_run_precision(gather(w[k], block_));
+  for (int k = 0; k < w.size(); ++k) c.arrays[Conserved<E>::name(k)] = in_run_precision(gather(w[k], block_));
   if (cfg_.out.maxima) {
     const Grid mg = unpadded(block_);
     c.arrays["hmax"] = in_run_precision(coll_.gather(owned_to_host(maxima_.hmax, mg), block_));

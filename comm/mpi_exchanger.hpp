@@ -129,10 +129,10 @@ struct BandList {
   }
 };
 
-/// Up to 4 fields exchanged together (the conserved variables, or one static field).
+/// Fields exchanged together (the conserved variables, or one static field).
 template <class E>
 struct FieldSet {
-  Field<E> f[Conserved<E>::kNumFields];
+  Field<E> f[Conserved<E>::kMaxFields];
   int n = 0;
   KOKKOS_INLINE_FUNCTION Real& operator()(int k, int j, int i) const { return f[k](j, i); }
   bool same_as(const FieldSet& o) const {
@@ -171,7 +171,7 @@ class MpiExchanger final : public Exchanger<E> {
       sends_.add(shared_band(grid_, kDirections[n], grid_.ng));
       recvs_.add(ghost_band(grid_, kDirections[n], grid_.ng));
     }
-    const int cap = sends_.cells(Conserved<E>::kNumFields);
+    const int cap = sends_.cells(Conserved<E>::kMaxFields);
     send_ = Buffer("shwa::halo_send", cap);
     recv_ = Buffer("shwa::halo_recv", cap);
     if (staged_) {
@@ -276,11 +276,8 @@ class MpiExchanger final : public Exchanger<E> {
 
   static FieldSet<E> conserved(const Conserved<E>& w) {
     FieldSet<E> s;
-    s.f[0] = w.h;
-    s.f[1] = w.qx;
-    s.f[2] = w.qy;
-    s.f[3] = w.hc;
-    s.n = 4;
+    for (int k = 0; k < w.size(); ++k) s.f[k] = w[k];
+    s.n = w.size();
     return s;
   }
 

@@ -3,13 +3,13 @@
 // Each side of the domain takes a default type and any number of segments (ranges of cells along the
 // side) that override it. Ghost layer m (m = 0 next to the domain) of a side is filled from the
 // interior:
-//   wall       mirror image of interior layer m: same h, hc and tangential discharge, opposite
+//   wall       mirror image of interior layer m: same h, tracers and tangential discharge, opposite
 //              normal discharge (the bathymetry ghosts are mirrored the same way, once);
 //   open       zero gradient: a copy of the first interior layer;
 //   stage      free-surface level eta(t): h = max(0, eta + H_ghost), velocity and concentration of
 //              the first interior layer;
 //   discharge  inflow Q(t) [m^3/s] spread evenly over the segment's length, entering the domain,
-//              with concentration c(t): q_n = Q / length, q_t = 0, and the depth of the first
+//              with a concentration c(t) of each tracer: q_n = Q / length, q_t = 0, and the depth of the first
 //              interior layer, raised to the critical depth (q_n^2/g)^(1/3) if that is less, so a
 //              river can flow into a dry channel.
 // Each physical side fills its ghost layers over the whole padded extent along the side, so that the
@@ -39,7 +39,7 @@ struct SideBc {
   static constexpr int kMax = 16;
   int n = 0;
   int begin[kMax], end[kMax], type[kMax];
-  Real eta[kMax], qn[kMax], hc_per_h[kMax];
+  Real eta[kMax], qn[kMax], c[kMaxTracers][kMax];
   int default_type = 0;
 
   KOKKOS_INLINE_FUNCTION int find(int gidx) const {
@@ -93,7 +93,10 @@ class BoundaryFiller {
       s.type[k] = int(seg.type);
       s.eta[k] = Real(seg.stage.empty() ? 0.0 : seg.stage(t));
       s.qn[k] = Real(seg.discharge.empty() ? 0.0 : seg.discharge(t) / ((s.end[k] - s.begin[k]) * cell));
-      s.hc_per_h[k] = Real(seg.concentration.empty() ? 0.0 : seg.concentration(t));
+      for (int tr = 0; tr < kMaxTracers; ++tr) {
+        const bool given = tr < int(seg.concentration.size()) && !seg.concentration[tr].empty();
+        s.c[tr][k] = Real(given ? seg.concentration[tr](t) : 0.0);
+      }
     }
     return s;
   }
@@ -180,14 +183,15 @@ class BoundaryFiller {
           // Normal and tangential discharge views of this side.
           const auto& qn = xside ? w.qx : w.qy;
           const auto& qt = xside ? w.qy : w.qx;
+          const int nt = w.ntracers;
           if (type == int(BcType::Wall)) {
             w.h(jg, ig) = w.h(jm, im);
-            w.hc(jg, ig) = w.hc(jm, im);
+            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = w.hc[t](jm, im);
             qn(jg, ig) = -qn(jm, im);
             qt(jg, ig) = qt(jm, im);
           } else if (type == int(BcType::Open)) {
             w.h(jg, ig) = w.h(jn, in);
-            w.hc(jg, ig) = w.hc(jn, in);
+            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = w.hc[t](jn, in);
             qn(jg, ig) = qn(jn, in);
             qt(jg, ig) = qt(jn, in);
           } else if (type == int(BcType::Stage)) {
@@ -195,7 +199,7 @@ class BoundaryFiller {
             const Real h = shwa::max(Real(0), bc.eta[k] + H(jg, ig));
             const Real s = hn >= eps_h ? h / hn : Real(0);  // same velocity and concentration
             w.h(jg, ig) = h;
-            w.hc(jg, ig) = s * w.hc(jn, in);
+            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = s * w.hc[t](jn, in);
             qn(jg, ig) = s * qn(jn, in);
             qt(jg, ig) = s * qt(jn, in);
           } else {  // discharge
@@ -203,7 +207,7 @@ class BoundaryFiller {
             const Real hcrit = shwa::cbrt(q * q / g);
             const Real h = shwa::max(w.h(jn, in), hcrit);
             w.h(jg, ig) = h;
-            w.hc(jg, ig) = h * bc.hc_per_h[k];
+            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = h * bc.c[t][k];
             qn(jg, ig) = inward * q;
             qt(jg, ig) = Real(0);
           }

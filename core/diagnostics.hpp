@@ -25,7 +25,8 @@ class Diagnostics {
     return double(KokkosBlas::sum(a_)) * g_.dx * g_.dy;
   }
   double volume(const Conserved<E>& w) { return integral(w.h); }
-  double pollutant_mass(const Conserved<E>& w) { return integral(w.hc); }
+  /// The mass of tracer t.
+  double pollutant_mass(const Conserved<E>& w, int t = 0) { return integral(w.hc[t]); }
 
   struct Norms {
     double l1, l2, linf;

@@ -3,6 +3,7 @@
 
 #include "solver.hpp"
 
+#include <array>
 #include <vector>
 
 namespace shwa {
@@ -13,12 +14,13 @@ struct CellInit {
   double H = 0;  // bottom depth below the reference level (positive down)
   double h = 0;
   double eta = std::numeric_limits<double>::quiet_NaN();
-  double u = 0, v = 0, c = 0;
+  double u = 0, v = 0;
+  std::array<double, kMaxTracers> c{};  // concentration of each tracer (those the block carries)
   double n = -1;  // Manning's n of the cell; < 0: the solver's constant
 };
 
 /// Sets the owned cells of the state and the bathymetry from f(x, y, CellInit&) evaluated at cell
-/// centres, then fills all ghosts (finalize_setup). Velocities and concentration of dry cells are
+/// centres, then fills all ghosts (finalize_setup). Velocities and concentrations of dry cells are
 /// stored as zero discharge / zero pollutant.
 template <class E, class F>
 void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
@@ -27,7 +29,8 @@ void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
   auto h = Kokkos::create_mirror_view(w.h);
   auto qx = Kokkos::create_mirror_view(w.qx);
   auto qy = Kokkos::create_mirror_view(w.qy);
-  auto hc = Kokkos::create_mirror_view(w.hc);
+  std::vector<HostMirror<Field<E>>> hc;
+  for (int t = 0; t < w.ntracers; ++t) hc.push_back(Kokkos::create_mirror_view(w.hc[t]));
   auto H = Kokkos::create_mirror_view(s.bathymetry());
   Field<E> nfield;
   HostMirror<Field<E>> n;
@@ -35,7 +38,8 @@ void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
   std::vector<double> ns(size_t(g.nx_padded()) * g.ny_padded(), s.params().manning);
   for (int j = 0; j < g.ny_padded(); ++j)
     for (int i = 0; i < g.nx_padded(); ++i) {
-      h(j, i) = qx(j, i) = qy(j, i) = hc(j, i) = H(j, i) = 0;
+      h(j, i) = qx(j, i) = qy(j, i) = H(j, i) = 0;
+      for (auto& f : hc) f(j, i) = 0;
     }
   for (int j = g.ng; j < g.ng + g.ny; ++j)
     for (int i = g.ng; i < g.ng + g.nx; ++i) {
@@ -47,7 +51,7 @@ void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
       h(j, i) = Real(depth);
       qx(j, i) = Real(depth * c.u);
       qy(j, i) = Real(depth * c.v);
-      hc(j, i) = Real(depth * c.c);
+      for (int t = 0; t < w.ntracers; ++t) hc[t](j, i) = Real(depth * c.c[t]);
       if (c.n >= 0) {
         any_n = true;
         ns[size_t(j) * g.nx_padded() + i] = c.n;
@@ -56,7 +60,7 @@ void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
   Kokkos::deep_copy(w.h, h);
   Kokkos::deep_copy(w.qx, qx);
   Kokkos::deep_copy(w.qy, qy);
-  Kokkos::deep_copy(w.hc, hc);
+  for (int t = 0; t < w.ntracers; ++t) Kokkos::deep_copy(w.hc[t], hc[t]);
   Kokkos::deep_copy(s.bathymetry(), H);
   if (any_n) {
     nfield = Field<E>("n", g.ny_padded(), g.nx_padded());

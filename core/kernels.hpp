@@ -144,7 +144,7 @@ namespace detail {
 template <class E>
 KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Field<E>& H, int j, int i,
                                                Real eps_h) {
-  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), H(j, i), eps_h);
+  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc[0](j, i), H(j, i), eps_h);
 }
 
 /// The flux part of a cell's update, branch-free (one statement for the device's update_cell and
@@ -202,7 +202,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
   out.h(j, i) = h;
   out.qx(j, i) = qx;
   out.qy(j, i) = qy;
-  out.hc(j, i) = hc;
+  out.hc[0](j, i) = hc;
   return active;
 }
 
@@ -367,7 +367,7 @@ struct Column {
   template <bool WithC = true>
   KOKKOS_FORCEINLINE_FUNCTION RawCell load(const Conserved<E>& w, const Field<E>& H, int j) const {
     if (!loads) return RawCell{0, 0, 0, 0, 0};
-    return RawCell{w.h(j, i), w.qx(j, i), w.qy(j, i), WithC ? w.hc(j, i) : Real(0), H(j, i)};
+    return RawCell{w.h(j, i), w.qx(j, i), w.qy(j, i), WithC ? w.hc[0](j, i) : Real(0), H(j, i)};
   }
   /// Speeds = true (the CFL pass): only what an x-edge's speed reads (h, H, u, sqrt h).
   template <bool Speeds = false>
@@ -575,7 +575,7 @@ struct RecomputeUpdate {
       My = add(My, dm);
       // Each active cell marks its own square (plain stores of one value: QuietMap::mark),
       // which costs less than a team reduction of the tile's activity.
-      if (update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc(j, i), a.out, j, i, Mx, My, fx, fy,
+      if (update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc[0](j, i), a.out, j, i, Mx, My, fx, fy,
                       dt, a.has_n ? a.gn2_field(j, i) : a.gn2c, eps, a.clipped) &&
           q.on)
         q.mark(i, i + 1, j, j + 1);

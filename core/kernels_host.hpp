@@ -218,9 +218,9 @@ template <class E, class Sums>
 bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
                 bool has_n, Real gn2c, int j, int i0, int ntx, const Sums sums, Real fx, Real fy,
                 Real dt, Real eps, Real* clip, const ClipCounter<E>& clipped) {
-  const UpdateRows r{&w.h(j, i0),   &w.qx(j, i0),   &w.qy(j, i0),   &w.hc(j, i0),
+  const UpdateRows r{&w.h(j, i0),   &w.qx(j, i0),   &w.qy(j, i0),   &w.hc[0](j, i0),
                      has_n ? &gn2_field(j, i0) : nullptr,
-                     &out.h(j, i0), &out.qx(j, i0), &out.qy(j, i0), &out.hc(j, i0)};
+                     &out.h(j, i0), &out.qx(j, i0), &out.qy(j, i0), &out.hc[0](j, i0)};
   if (has_n)
     update_row_impl<true, true>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
   else if (gn2c > Real(0))
@@ -296,7 +296,7 @@ struct HostTileScratch {
       const int a = inner ? -1 : 0, b = inner ? tl.ntx + 1 : tl.ntx;  // [a, b)
       const int j = tl.j0 + ty;
       const Real *h = &w.h(j, tl.i0), *qx = &w.qx(j, tl.i0), *qy = &w.qy(j, tl.i0),
-                 *hc = &w.hc(j, tl.i0), *Hb = &H(j, tl.i0);
+                 *hc = &w.hc[0](j, tl.i0), *Hb = &H(j, tl.i0);
       const int q = pos(0, ty);
       Real *ph = prim(0) + q, *pH = prim(1) + q, *pu = prim(2) + q, *pv = prim(3) + q,
            *pc = prim(4) + q, *psh = prim(5) + q;

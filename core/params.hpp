@@ -42,6 +42,10 @@ struct Tiling {
   int cfl_rows = 0;  // likewise for the device CFL pass (detail::cfl_rows)
 };
 
+/// The most passive tracers (pollutants) a block carries: a compile-time maximum, so that the list
+/// of fields (Conserved, core/fields.hpp) fits in a kernel's arguments.
+inline constexpr int kMaxTracers = 4;
+
 struct SolverParams {
   double g = 9.81;
   double cfl = 0.9;       // 0 < CFL <= 1
@@ -50,6 +54,7 @@ struct SolverParams {
   Variant variant = Variant::Decoupled;
   Tiling tiling;
   bool skip_dry = true;   // skip dry land that cannot change (QuietMap); the fields are the same
+  int tracers = 1;        // passive tracers (pollutants) carried: Conserved's fields from 3 on
 
   void validate() const {
     auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
@@ -60,6 +65,8 @@ struct SolverParams {
     if (tiling.tx < 1 || tiling.ty < 1) fail("tile size must be at least 1 x 1");
     if (tiling.rows < 0) fail("the device kernels' rows a team must be at least 1 (0: automatic)");
     if (tiling.cfl_rows < 0) fail("the device CFL pass's rows a team must be at least 1 (0: automatic)");
+    if (tracers < 1 || tracers > kMaxTracers)
+      fail("tracers must lie in [1, " + std::to_string(kMaxTracers) + "], got " + std::to_string(tracers));
   }
 };
 
@@ -75,7 +82,7 @@ struct BcSegment {
   BcType type = BcType::Wall;
   Series stage;          // free-surface level eta [m] (type stage)
   Series discharge;      // inflow [m^3/s] (type discharge)
-  Series concentration;  // concentration of the inflow (type discharge)
+  std::vector<Series> concentration;  // of the inflow, one a tracer (type discharge); missing: 0
 };
 
 struct Boundaries {

@@ -32,10 +32,14 @@ class Solver {
   using exec_space = E;
 
   Solver(const Grid& grid, const SolverParams& params, Boundaries bc = Boundaries{})
-      : grid_(grid), params_(params), bc_(grid, std::move(bc)), cur_("W", grid), next_("Wnext", grid),
+      : grid_(grid), params_(params), bc_(grid, std::move(bc)), cur_("W", grid, params.tracers),
+        next_("Wnext", grid, params.tracers),
         H_("H", grid.ny_padded(), grid.nx_padded()),
         quiet_("quiet", grid.ny_padded(), grid.nx_padded(), grid.owned(), params.skip_dry) {
     params_.validate();
+    if (params_.tracers != 1)
+      throw std::invalid_argument("the flux kernels transport one tracer; " +
+                                  std::to_string(params_.tracers) + " were asked for");
     if (std::int64_t(params_.tiling.tx) * params_.tiling.ty > max_tile_cells<E>())
       throw std::invalid_argument("tile size " + std::to_string(params_.tiling.tx) + "x" +
                                   std::to_string(params_.tiling.ty) + " exceeds the " +

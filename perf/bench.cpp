@@ -104,7 +104,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
     c.H = 10.0 + 2.0 * std::sin(x / 70.0) * std::cos(y / 90.0);
     c.eta = 1.0 * std::exp(-((x - 400) * (x - 400) + (y - 500) * (y - 500)) / 20000.0);
     c.u = 0.5;
-    c.c = (x > 600 && y > 600) ? 1.0 : 0.0;
+    c.c[0] = (x > 600 && y > 600) ? 1.0 : 0.0;
   });
   for (int k = 0; k < warmup; ++k) s.step(1e300, ex);
   Kokkos::fence();

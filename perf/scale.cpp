@@ -66,7 +66,7 @@ Row run_one(int nx, int ny, Decomposition d, int k, bool overlap, Transport tr, 
     c.H = 10.0 + 2.0 * std::sin(x / 70.0) * std::cos(y / 90.0);
     c.eta = 1.0 * std::exp(-((x - 0.4 * Lx) * (x - 0.4 * Lx) + (y - 0.5 * Ly) * (y - 0.5 * Ly)) / 20000.0);
     c.u = 0.5;
-    c.c = (x > 0.6 * Lx && y > 0.6 * Ly) ? 1.0 : 0.0;
+    c.c[0] = (x > 0.6 * Lx && y > 0.6 * Ly) ? 1.0 : 0.0;
   });
   for (int n = 0; n < warmup; ++n) s.step(1e300, ex);
   Kokkos::fence();

@@ -38,7 +38,7 @@ HostState read_back(const Solver<E>& s) {
   r.h = owned_to_host(s.state().h, s.grid());
   r.qx = owned_to_host(s.state().qx, s.grid());
   r.qy = owned_to_host(s.state().qy, s.grid());
-  r.hc = owned_to_host(s.state().hc, s.grid());
+  r.hc = owned_to_host(s.state().hc[0], s.grid());
   r.H = owned_to_host(s.bathymetry(), s.grid());
   return r;
 }

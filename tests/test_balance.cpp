@@ -36,7 +36,7 @@ TEST_CASE("lake at rest over a bumpy bottom with islands stays at rest", "[balan
   c.init = [&](double x, double y, CellInit& s) {
     s.H = bumpy_depth(x, y);
     s.eta = eta0;
-    s.c = 0.5;
+    s.c[0] = 0.5;
   };
   SolverParams p = params_for(variant);
   p.manning = 0.03;
@@ -76,7 +76,7 @@ TEST_CASE("walls everywhere conserve water volume and pollutant mass", "[conserv
     s.eta = 0.4 * std::exp(-((x - 40) * (x - 40) + (y - 30) * (y - 30)) / 60.0);
     s.u = 0.2 * std::sin(0.05 * y);
     s.v = -0.1 * std::cos(0.07 * x);
-    s.c = (x > 60 && x < 90 && y > 20 && y < 50) ? 2.0 : 0.1;
+    s.c[0] = (x > 60 && x < 90 && y > 20 && y < 50) ? 2.0 : 0.1;
   };
   SolverParams p = params_for(variant);
   p.manning = 0.02;

@@ -23,7 +23,7 @@ BcSegment discharge_side(Side side, Series q, double c = 0.0) {
   s.side = side;
   s.type = BcType::Discharge;
   s.discharge = std::move(q);
-  s.concentration = Series(c);
+  s.concentration = {Series(c)};
   return s;
 }
 
@@ -48,7 +48,7 @@ TEST_CASE("a basin filled through a stage boundary settles at the stage level", 
     s.H = 1.2 - 0.04 * x + 0.15 * std::sin(0.5 * y) -
           0.3 * std::exp(-((x - 14) * (x - 14) + (y - 6) * (y - 6)) / 10.0);
     s.eta = eta0;
-    s.c = 0.0;
+    s.c[0] = 0.0;
   };
   const Variant variant = GENERATE(Variant::Recompute, Variant::Decoupled);
   CAPTURE(to_string(variant));

@@ -42,7 +42,7 @@ TEST_CASE("a uniform flow on a flat bed decays as Manning's law says", "[frictio
     s.h = h0;
     s.u = u0;
     s.v = v0;
-    s.c = 0.3;
+    s.c[0] = 0.3;
     if (per_cell) s.n = n;
   };
   SolverParams p;
@@ -100,7 +100,7 @@ TEST_CASE("a uniform flow down a slope reaches Manning's normal flow", "[frictio
   c.init = [&](double x, double y, CellInit& s) {
     s.H = S0 * ((dir == 0 ? x : y) - x_mid);  // small near the cells checked: H rounds little
     s.h = h0;
-    s.c = 1.0;
+    s.c[0] = 1.0;
   };
   SolverParams p;
   p.g = kG;

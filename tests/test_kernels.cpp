@@ -20,7 +20,7 @@ Case busy_case(int nx, int ny) {
     s.H = 0.8 + 0.3 * std::sin(0.3 * x) * std::cos(0.2 * y) -
           1.5 * std::exp(-((x - 30) * (x - 30) + (y - 15) * (y - 15)) / 15.0);
     s.eta = x < 15 ? 0.6 : 0.0;
-    s.c = (y > 10 && y < 20) ? 1.0 : 0.0;
+    s.c[0] = (y > 10 && y < 20) ? 1.0 : 0.0;
     s.n = 0.02 + 0.001 * x;
   };
   c.bc = Boundaries::all(BcType::Wall);
@@ -36,7 +36,7 @@ Case busy_case(int nx, int ny) {
   river.end = 6;
   river.type = BcType::Discharge;
   river.discharge = Series(3.0);
-  river.concentration = Series(5.0);
+  river.concentration = {Series(5.0)};
   c.bc.segments = {stage, river};
   return c;
 }
@@ -114,7 +114,7 @@ Case bowl_case() {
     const double r2 = (x - 48) * (x - 48) + (y - 35) * (y - 35);
     s.H = 1.0 - r2 / 500.0;
     s.eta = (x - 42) * (x - 42) + (y - 33) * (y - 33) < 64 ? 0.8 : 0.0;
-    s.c = y > 30 ? 1.0 : 0.0;
+    s.c[0] = y > 30 ? 1.0 : 0.0;
     s.n = 0.02;
   };
   c.bc = Boundaries::all(BcType::Wall);
@@ -245,7 +245,7 @@ TEST_CASE("Serial and the default execution space give the same fields", "[kerne
     c.init = [](double x, double y, CellInit& s) {
       s.H = 2.0 + 0.3 * std::sin(0.2 * x) * std::cos(0.3 * y);
       s.eta = 0.3 * std::exp(-((x - 20) * (x - 20) + (y - 20) * (y - 20)) / 50.0);
-      s.c = y > 20 ? 1.0 : 0.2;
+      s.c[0] = y > 20 ? 1.0 : 0.2;
       s.n = 0.03;
     };
     for (Variant v : {Variant::Recompute, Variant::Decoupled}) {

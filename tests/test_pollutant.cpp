@@ -39,7 +39,7 @@ TEST_CASE("a concentration pattern through wetting and drying creates no new ext
     ex.eval(x, y, 0.0, s.h, s.u, s.v);
     // Stripes 0.4 m wide along a diagonal, so that the moving shoreline crosses them.
     const double z = std::sin(2 * 3.14159265358979323846 * (x + 0.7 * y) / 0.8);
-    s.c = 0.5 + 0.4 * std::max(-1.0, std::min(1.0, 3 * z));
+    s.c[0] = 0.5 + 0.4 * std::max(-1.0, std::min(1.0, 3 * z));
   };
   SolverParams p;
   p.cfl = cfl;

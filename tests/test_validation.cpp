@@ -86,7 +86,7 @@ TEST_CASE("depths never go negative during a dry-bed dam break", "[validation][r
   c.init = [&](double x, double y, CellInit& s) {
     s.H = 0.2 * std::sin(x) * std::sin(y);  // bumpy dry bed
     s.h = (x < 8 && y < 10) ? 1.0 : 0.0;
-    s.c = 1.0;
+    s.c[0] = 1.0;
   };
   SolverParams p = default_params();
   SingleBlock<DefaultExec> ex;
@@ -143,7 +143,7 @@ TEST_CASE("a constant concentration stays constant in a non-trivial flow", "[val
     s.H = 1.0 + 0.4 * std::sin(0.2 * x) * std::cos(0.15 * y);
     s.eta = (x < 30) ? 0.5 : 0.0;  // a dam break over a bumpy bottom
     s.u = 0.1;
-    s.c = c0;
+    s.c[0] = c0;
   };
   SolverParams p = default_params(variant);
   p.manning = 0.025;
@@ -173,12 +173,12 @@ TEST_CASE("a uniform flow carries a concentration profile", "[validation][pollut
   in.side = West;
   in.type = BcType::Discharge;
   in.discharge = Series(u0 * h0 * 2 * c.grid.dy);  // m^3/s over the two cells of the side
-  in.concentration = Series(0.0);
+  in.concentration = {Series(0.0)};
   c.bc.segments.push_back(in);
   c.init = [&](double x, double, CellInit& s) {
     s.h = h0;
     s.u = u0;
-    s.c = profile(x);
+    s.c[0] = profile(x);
   };
   const HostState s = run<DefaultExec>(c, default_params(), t);
   std::vector<double> num(nx), ref(nx);

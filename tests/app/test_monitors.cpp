@@ -45,7 +45,7 @@ TEST_CASE("monitors: the health record keeps the first bad step, its time and fi
   set_cell(w.qx, g, 5, 3, std::numeric_limits<Real>::quiet_NaN());
   set_cell(w.h, g, 2, 7, Real(-0.5));
   for (long step = 4; step <= 5; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
-  set_cell(w.hc, g, 0, 0, std::numeric_limits<Real>::infinity());
+  set_cell(w.hc[0], g, 0, 0, std::numeric_limits<Real>::infinity());
   for (long step = 6; step <= 9; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
   app::record_health(w, g, 1.0, 10, health);
   const auto r = health.read();
@@ -72,7 +72,7 @@ TEST_CASE("monitors: the maxima give a film below eps_h the concentration it car
   HealthRecord<E> health;
   // Cell (1, 1): 1e-5 m of water (below any eps_h) holding c = 0.75; cell (2, 1): no water.
   set_cell(w.h, g, 1, 1, Real(1e-5));
-  set_cell(w.hc, g, 1, 1, Real(0.75) * Real(1e-5));
+  set_cell(w.hc[0], g, 1, 1, Real(0.75) * Real(1e-5));
   app::update_maxima(w, g, m, 2.0, 1, Real(0.5), health);
   CHECK(get_cell(m.cmax, 1, 1) == Approx(0.75).epsilon(1e-6));
   CHECK(get_cell(m.arrival, 1, 1) == Real(2));
@@ -90,7 +90,7 @@ TEST_CASE("monitors: gauge samples stay on the device until taken, in order", "[
     set_cell(w.h, g, 3, 2, Real(1 + r));
     set_cell(w.qx, g, 3, 2, Real(10 + r));
     set_cell(w.qy, g, 7, 5, Real(-r));
-    set_cell(w.hc, g, 7, 5, Real(0.5 * r));
+    set_cell(w.hc[0], g, 7, 5, Real(0.5 * r));
     buf.record(w, 0.25 * r);
   }
   CHECK(buf.full());

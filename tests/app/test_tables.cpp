@@ -225,7 +225,7 @@ TEST_CASE("tables: a boundary type with values is a segment, one without a side'
   CHECK(cfg.bc.segments[1].side == shwa::South);
   CHECK(cfg.bc.segments[1].type == shwa::BcType::Discharge);
   CHECK(cfg.bc.segments[1].discharge(0.0) == 2.0);
-  CHECK(cfg.bc.segments[1].concentration(0.0) == 0.5);
+  CHECK(cfg.bc.segments[1].concentration.at(0)(0.0) == 0.5);
   CHECK(cfg.bc.segments[2].side == shwa::North);
   CHECK(cfg.bc.segments[2].type == shwa::BcType::Open);
   CHECK(cfg.bc.segments[2].begin == 1);

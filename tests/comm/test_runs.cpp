@@ -25,7 +25,7 @@ void initial(double x, double y, CellInit& c) {
   // Bed rising eastwards with bumps; the island top stands ~2 m above the reference level.
   c.H = 1.2 - 2.0 * x / (kNx * kDx) + 0.3 * std::sin(x / 37.0) * std::cos(y / 23.0) - 3.5 * island;
   c.eta = x < 250 ? 1.0 : -0.3;  // the reservoir; downstream wet only where the bed is deep
-  c.c = (x < 150 && y > 200 && y < 400) ? 1.0 : 0.0;
+  c.c[0] = (x < 150 && y > 200 && y < 400) ? 1.0 : 0.0;
   c.n = x > 500 ? 0.05 : 0.025;
 }
 
@@ -44,7 +44,7 @@ Boundaries boundaries() {
   river.end = 45;
   river.type = BcType::Discharge;
   river.discharge = Series({0.0, 60.0}, {5.0, 25.0});
-  river.concentration = Series(0.5);
+  river.concentration = {Series(0.5)};
   b.segments = {stage, river};
   return b;
 }
@@ -76,7 +76,7 @@ Result single_block(Variant v) {
   r.h = owned_to_host(s.state().h, s.grid());
   r.qx = owned_to_host(s.state().qx, s.grid());
   r.qy = owned_to_host(s.state().qy, s.grid());
-  r.hc = owned_to_host(s.state().hc, s.grid());
+  r.hc = owned_to_host(s.state().hc[0], s.grid());
   r.steps = s.steps();
   r.time = s.time();
   return r;
@@ -93,7 +93,7 @@ Result decomposed(Variant v, Decomposition d, int k, bool overlap, Transport t) 
   r.h = gather_field(cart, s.state().h);
   r.qx = gather_field(cart, s.state().qx);
   r.qy = gather_field(cart, s.state().qy);
-  r.hc = gather_field(cart, s.state().hc);
+  r.hc = gather_field(cart, s.state().hc[0]);
   r.steps = s.steps();
   r.time = s.time();
   return r;
