@@ -12,7 +12,6 @@
 
 #include <signal.h>
 #include <sys/resource.h>
-#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +26,8 @@
 #include <thread>
 #include <vector>
 
+#include "../temp_dir.hpp"
+
 #if SHWA_HAVE_PNG
 #include "../io/apng_reader.hpp"
 #endif
@@ -35,22 +36,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh folder under the working directory, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::current_path() / "app-test-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
+// The program tests' temporary folders: app-test-XXXXXX.
+struct TempDir : shwa_test::TempDir {
+  TempDir() : shwa_test::TempDir("app-test") {}
 };
 
 void write(const std::string& path, const std::string& text) {

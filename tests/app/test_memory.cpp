@@ -15,8 +15,6 @@
 #include <Kokkos_Core.hpp>
 #include <catch2/catch.hpp>
 
-#include <stdlib.h>
-
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +24,8 @@
 #include <new>
 #include <sstream>
 #include <unordered_map>
+
+#include "../temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -134,21 +134,9 @@ namespace {
 using namespace shwa;
 using namespace shwa::app;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::current_path() / "memory-test-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
+// The memory tests' temporary folders: memory-test-XXXXXX.
+struct TempDir : shwa_test::TempDir {
+  TempDir() : shwa_test::TempDir("memory-test") {}
 };
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }

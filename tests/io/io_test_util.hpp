@@ -2,46 +2,21 @@
 // Helpers for the I/O tests: a temporary folder, whole-file reads and writes, and a small XML
 // well-formedness check for the VTK files.
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../temp_dir.hpp"
+
 namespace shwa::io::test {
 
-// A fresh folder under the working directory, removed with its contents at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::current_path() / "io-test-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-  const std::filesystem::path& path() const { return path_; }
-  // The names of the files in the folder, sorted.
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(path_)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  std::filesystem::path path_;
+// The I/O tests' temporary folders: io-test-XXXXXX.
+struct TempDir : shwa_test::TempDir {
+  TempDir() : shwa_test::TempDir("io-test") {}
 };
 
 inline std::string slurp(const std::string& path) {

@@ -2,41 +2,24 @@
 // (apng_reader.hpp: chunk order, CRCs, sequence numbers) and by libpng (the frames' pixels).
 #include "io/apng.hpp"
 
-#include <png.h>
-
 #include <catch2/catch.hpp>
 
 #include "apng_reader.hpp"
 #include "io/error.hpp"
 #include "io/png.hpp"
 #include "io_test_util.hpp"
+#include "png_decode.hpp"
 
 using shwa::io::FieldRef;
 using shwa::io::PngStyle;
+using shwa::io::test::decode_png;
+using shwa::io::test::Image;
 using shwa::io::test::slurp;
 using shwa::io::test::spit;
 using shwa::io::test::TempDir;
 using namespace apng_test;
 
 namespace {
-
-struct Pixels {
-  unsigned width = 0, height = 0;
-  Bytes rgba;
-};
-
-Pixels decode(const Bytes& png) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  REQUIRE(png_image_begin_read_from_memory(&image, png.data(), png.size()));
-  image.format = PNG_FORMAT_RGBA;
-  Pixels p;
-  p.width = image.width;
-  p.height = image.height;
-  p.rgba.resize(PNG_IMAGE_SIZE(image));
-  REQUIRE(png_image_finish_read(&image, nullptr, p.rgba.data(), 0, nullptr));
-  return p;
-}
 
 // A frame: an nx x ny field whose values depend on k, some cells NaN (transparent), with a legend.
 void write_frame(const std::string& path, int nx, int ny, int k) {
@@ -92,13 +75,13 @@ TEST_CASE("apng: the frames' image data in order, with consecutive sequence numb
     CHECK(ok_b);
     CHECK(ours.size() == std::size_t(a.height) * (1 + std::size_t(a.width) * 4));
     CHECK(ours == theirs);
-    const Pixels p = decode(frame_as_png(a, f)), q = decode(png);
+    const Image p = decode_png(frame_as_png(a, f)), q = decode_png(png);
     CHECK(p.rgba == q.rgba);
   }
   // The frames differ: the animation is not one frame repeated.
   CHECK(a.frames[0].data != a.frames[1].data);
   // Any PNG reader shows the first frame.
-  CHECK(decode(as_bytes(slurp(dir / "anim.png"))).rgba == decode(as_bytes(slurp(frames[0]))).rgba);
+  CHECK(decode_png(as_bytes(slurp(dir / "anim.png"))).rgba == decode_png(as_bytes(slurp(frames[0]))).rgba);
   // The reader finds what a damaged file breaks.
   Bytes bad = as_bytes(slurp(dir / "anim.png"));
   bad[bad.size() / 2] ^= 0x10;
@@ -116,15 +99,15 @@ TEST_CASE("apng: frames of other sizes go onto a canvas of the largest, at its t
   INFO(Catch::Detail::stringify(a.problems));
   CHECK(a.problems.empty());
   REQUIRE(a.frames.size() == 3);
-  std::vector<Pixels> in;
-  for (const std::string& f : frames) in.push_back(decode(as_bytes(slurp(f))));
+  std::vector<Image> in;
+  for (const std::string& f : frames) in.push_back(decode_png(as_bytes(slurp(f))));
   CHECK(a.width == std::max({in[0].width, in[1].width, in[2].width}));
   CHECK(a.height == std::max({in[0].height, in[1].height, in[2].height}));
   for (std::size_t k = 0; k < 3; ++k) {
     INFO("frame " << k);
     CHECK(a.frames[k].width == a.width);
     CHECK(a.frames[k].height == a.height);
-    const Pixels p = decode(frame_as_png(a, a.frames[k]));
+    const Image p = decode_png(frame_as_png(a, a.frames[k]));
     REQUIRE(p.width == a.width);
     long wrong = 0;
     for (unsigned y = 0; y < p.height; ++y)

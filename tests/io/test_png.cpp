@@ -1,40 +1,19 @@
 #include "io/png.hpp"
 
-#include <png.h>
-
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "io_test_util.hpp"
+#include "png_decode.hpp"
 
 using shwa::io::FieldRef;
 using shwa::io::PngStyle;
 using shwa::io::viridis;
+using shwa::io::test::Image;
+using shwa::io::test::read_png;
 using shwa::io::test::TempDir;
 
 namespace {
-
-struct Image {
-  unsigned width = 0, height = 0;
-  std::vector<std::uint8_t> rgba;
-  std::array<std::uint8_t, 4> at(unsigned x, unsigned y) const {
-    const std::size_t k = (static_cast<std::size_t>(y) * width + x) * 4;
-    return {rgba[k], rgba[k + 1], rgba[k + 2], rgba[k + 3]};
-  }
-};
-
-Image read_png(const std::string& path) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  REQUIRE(png_image_begin_read_from_file(&image, path.c_str()));
-  image.format = PNG_FORMAT_RGBA;
-  Image out;
-  out.width = image.width;
-  out.height = image.height;
-  out.rgba.resize(PNG_IMAGE_SIZE(image));
-  REQUIRE(png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr));
-  return out;
-}
 
 std::array<std::uint8_t, 4> opaque(std::array<std::uint8_t, 3> c) { return {c[0], c[1], c[2], 255}; }
 
