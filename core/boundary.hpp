@@ -67,6 +67,13 @@ class BoundaryFiller {
                                     std::to_string(len) + ")");
     }
     for (int side = 0; side < kNumSides; ++side) {
+      // A cell of no segment (and the corners, beyond every segment) takes the side's default,
+      // which has no values to take.
+      const BcType d = bc_.side_default[side];
+      if (d == BcType::Stage || d == BcType::Discharge)
+        throw std::invalid_argument(std::string("the ") + side_name(side) +
+                                    " side's default type needs values (a stage or a discharge): "
+                                    "give it as a segment, with wall or open as the default");
       int n = 0;
       for (const auto& s : bc_.segments) n += s.side == side;
       if (n > detail::SideBc::kMax)

@@ -37,9 +37,6 @@ class Solver {
         H_("H", grid.ny_padded(), grid.nx_padded()),
         quiet_("quiet", grid.ny_padded(), grid.nx_padded(), grid.owned(), params.skip_dry) {
     params_.validate();
-    if (params_.tracers != 1)
-      throw std::invalid_argument("the flux kernels transport one tracer; " +
-                                  std::to_string(params_.tracers) + " were asked for");
     if (std::int64_t(params_.tiling.tx) * params_.tiling.ty > max_tile_cells<E>())
       throw std::invalid_argument("tile size " + std::to_string(params_.tiling.tx) + "x" +
                                   std::to_string(params_.tiling.ty) + " exceeds the " +
@@ -100,13 +97,21 @@ class Solver {
     return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling, quiet_);
   }
 
-  /// W^{n+1} over `box` from W^n, with the run's kernel variant.
+  /// W^{n+1} over `box` from W^n, with the run's kernel variant. The flux kernels carry one
+  /// tracer: a state with several runs them once a tracer, on h, qx, qy and that tracer
+  /// (Conserved::with_one_tracer). The water's arithmetic does not read the tracers, so every pass
+  /// writes the same h, qx and qy, and each tracer gets the bits it would get alone (tested); the
+  /// water clipped at zero depth is counted by the first pass.
   void update(const Box& box, Real dt) { update(box, StepDt{dt}); }
   void update(const Box& box, const StepDt& dt) {
-    if (params_.variant == Variant::Recompute)
-      flux_update_recompute(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_, quiet_);
-    else
-      flux_update_decoupled(cur_, next_, H_, gn2_, box, dt, k_, params_.tiling, clipped_, quiet_);
+    for (int t = 0; t < cur_.ntracers; ++t) {
+      const Conserved<E> w = cur_.with_one_tracer(t), out = next_.with_one_tracer(t);
+      const ClipCounter<E>& clipped = t == 0 ? clipped_ : clipped_again_;
+      if (params_.variant == Variant::Recompute)
+        flux_update_recompute(w, out, H_, gn2_, box, dt, k_, params_.tiling, clipped, quiet_);
+      else
+        flux_update_decoupled(w, out, H_, gn2_, box, dt, k_, params_.tiling, clipped, quiet_);
+    }
   }
 
   /// W^{n+1} becomes the state.
@@ -240,6 +245,7 @@ class Solver {
   Field<E> H_, gn2_;
   QuietMap<E> quiet_;
   ClipCounter<E> clipped_{"clipped"};
+  ClipCounter<E> clipped_again_{"clipped_again"};  // the second and later tracers' passes
   Kokkos::View<Real, typename E::memory_space> zmax_{"zmax"};  // the CFL pass's, for StepDt
   Kokkos::View<Real, typename DeviceReport<E>::space> report_{"zmax_report"};
   double time_ = 0;

@@ -4,8 +4,9 @@
 // walls) at the requested sizes, for each kernel variant and tile shape: a warm-up, then a fixed
 // number of steps timed between fences. Reported: cell updates per second, the modelled traffic of a
 // step (13 values a cell: the CFL pass reads h, qx, qy, H; the update reads them and hc and writes
-// four; the bench sets no per-cell Manning field), the bandwidth that implies, and its percent of the bandwidth a copy kernel of the same size
-// reaches in the same process.
+// four; the bench sets no per-cell Manning field; each tracer past the first (--tracers) adds its
+// read and its write), the bandwidth that implies, and its percent of the bandwidth a copy kernel
+// of the same size reaches in the same process.
 //
 // For CI's instruction counts (perf/regression/): the timed steps run inside the noinline function
 // shwa_bench_timed_loop, which `valgrind --tool=callgrind --toggle-collect=shwa_bench_timed_loop*`
@@ -89,8 +90,9 @@ struct Result {
 };
 
 Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw, int extra_rows,
-               bool skip_dry) {
+               bool skip_dry, int tracers) {
   SolverParams p;
+  p.tracers = tracers;
   p.variant = v;
   p.tiling = t;
   p.skip_dry = skip_dry;
@@ -105,6 +107,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
     c.eta = 1.0 * std::exp(-((x - 400) * (x - 400) + (y - 500) * (y - 500)) / 20000.0);
     c.u = 0.5;
     c.c[0] = (x > 600 && y > 600) ? 1.0 : 0.0;
+    for (int k = 1; k < tracers; ++k) c.c[k] = 0.001 * (k * x + y);  // the others: gradients
   });
   for (int k = 0; k < warmup; ++k) s.step(1e300, ex);
   Kokkos::fence();
@@ -120,7 +123,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   r.steps = steps;
   r.seconds = sec;
   r.cups = double(n) * n * steps / sec;
-  r.gbs = r.cups * 13.0 * sizeof(Real) / 1e9;
+  r.gbs = r.cups * (11.0 + 2.0 * tracers) * sizeof(Real) / 1e9;
   r.pct = 100.0 * r.gbs * 1e9 / copy_bw;
   return r;
 }
@@ -146,6 +149,7 @@ int main(int argc, char* argv[]) {
   int steps = 50, warmup = 5;
   std::string json;
   double extra_work = 0;
+  int tracers = 1;
   std::string skip_dry = "on";
   app.add_option("--sizes", sizes, "comma-separated grid sizes n (n x n cells)");
   app.add_option("--variants", variants, "comma-separated: recompute, decoupled");
@@ -158,6 +162,8 @@ int main(int argc, char* argv[]) {
   app.add_option("--skip-dry", skip_dry, "skip dry land that cannot change (the field is all wet: its cost)")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--json", json, "also write the results to this JSON file");
+  app.add_option("--tracers", tracers, "passive tracers (pollutants) carried; the modelled traffic is 11 + 2 x tracers values a cell")
+      ->check(CLI::Range(1, shwa::kMaxTracers));
   app.add_option("--extra-work", extra_work,
                  "TESTS ONLY: a deliberate slowdown; each step also runs the CFL pass and the update "
                  "on this fraction of the rows")
@@ -179,6 +185,7 @@ int main(int argc, char* argv[]) {
               DefaultExec::name(), sizeof(Real) == 8 ? "double" : "single", KOKKOS_VERSION,
               compiler_id(), SHWA_HOST_ISA);
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
+  if (tracers != 1) std::printf("# %d tracers\n", tracers);
   std::printf("%7s %-10s %10s %7s %10s %12s %9s %8s %9s\n", "n", "variant", "tile/rows", "steps", "time[s]",
               "Gcells/s", "GB/s", "copyGB/s", "%copy");
   for (const auto& ns : split(sizes, ',')) {
@@ -191,7 +198,7 @@ int main(int argc, char* argv[]) {
         return 2;
       }
       for (const Tiling& t : tilings) {
-        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on");
+        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on", tracers);
         results.push_back(r);
         const std::string ts = std::to_string(t.tx) + "x" + std::to_string(t.ty) + "/" + std::to_string(r.tile.rows) +
                                (t.rows > 0 ? "" : "a") + "/" + std::to_string(r.tile.cfl_rows) + (t.cfl_rows > 0 ? "" : "a");
@@ -205,7 +212,7 @@ int main(int argc, char* argv[]) {
   if (!json.empty()) {
     std::ofstream f(json);
     f << "{\n  \"space\": \"" << DefaultExec::name() << "\",\n  \"precision\": \""
-      << (sizeof(Real) == 8 ? "double" : "float") << "\",\n  \"results\": [\n";
+      << (sizeof(Real) == 8 ? "double" : "float") << "\",\n  \"tracers\": " << tracers << ",\n  \"results\": [\n";
     for (size_t k = 0; k < results.size(); ++k) {
       const auto& r = results[k];
       f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx

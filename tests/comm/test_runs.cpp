@@ -26,6 +26,7 @@ void initial(double x, double y, CellInit& c) {
   c.H = 1.2 - 2.0 * x / (kNx * kDx) + 0.3 * std::sin(x / 37.0) * std::cos(y / 23.0) - 3.5 * island;
   c.eta = x < 250 ? 1.0 : -0.3;  // the reservoir; downstream wet only where the bed is deep
   c.c[0] = (x < 150 && y > 200 && y < 400) ? 1.0 : 0.0;
+  c.c[1] = 0.001 * y;  // a second tracer: every cell's halo carries one
   c.n = x > 500 ? 0.05 : 0.025;
 }
 
@@ -44,7 +45,7 @@ Boundaries boundaries() {
   river.end = 45;
   river.type = BcType::Discharge;
   river.discharge = Series({0.0, 60.0}, {5.0, 25.0});
-  river.concentration = {Series(0.5)};
+  river.concentration = {Series(0.5), Series(2.0)};
   b.segments = {stage, river};
   return b;
 }
@@ -56,11 +57,12 @@ SolverParams params(Variant v) {
   p.manning = 0.03;  // replaced by the per-cell field
   p.variant = v;
   p.tiling = {16, 4};  // tiles that straddle the block boundaries
+  p.tracers = 2;
   return p;
 }
 
 struct Result {
-  std::vector<double> h, qx, qy, hc;  // the whole grid (rank 0 only for the decomposed runs)
+  std::vector<double> h, qx, qy, hc, hc2;  // the whole grid (rank 0 only for the decomposed runs)
   std::vector<double> dt;
   long steps = 0;
   double time = 0;
@@ -77,6 +79,7 @@ Result single_block(Variant v) {
   r.qx = owned_to_host(s.state().qx, s.grid());
   r.qy = owned_to_host(s.state().qy, s.grid());
   r.hc = owned_to_host(s.state().hc[0], s.grid());
+  r.hc2 = owned_to_host(s.state().hc[1], s.grid());
   r.steps = s.steps();
   r.time = s.time();
   return r;
@@ -94,6 +97,7 @@ Result decomposed(Variant v, Decomposition d, int k, bool overlap, Transport t) 
   r.qx = gather_field(cart, s.state().qx);
   r.qy = gather_field(cart, s.state().qy);
   r.hc = gather_field(cart, s.state().hc[0]);
+  r.hc2 = gather_field(cart, s.state().hc[1]);
   r.steps = s.steps();
   r.time = s.time();
   return r;
@@ -141,17 +145,18 @@ TEST_CASE("whole runs: any decomposition, k and overlap give the single block's 
           CHECK(r.time == ref.time);
           CHECK(first_difference(r.dt, ref.dt) == -1);
           // Rank 0 holds the gathered fields; every rank learns the verdict.
-          long diff[4] = {0, 0, 0, 0};
+          long diff[5] = {0, 0, 0, 0, 0};
           if (rank == 0) {
             diff[0] = differing(r.h, ref.h);
             diff[1] = differing(r.qx, ref.qx);
             diff[2] = differing(r.qy, ref.qy);
             diff[3] = differing(r.hc, ref.hc);
+            diff[4] = differing(r.hc2, ref.hc2);
           }
-          MPI_Bcast(diff, 4, MPI_LONG, 0, MPI_COMM_WORLD);
+          MPI_Bcast(diff, 5, MPI_LONG, 0, MPI_COMM_WORLD);
           INFO("cells differing in h " << diff[0] << ", qx " << diff[1] << ", qy " << diff[2]
-                                       << ", hc " << diff[3]);
-          CHECK((diff[0] == 0 && diff[1] == 0 && diff[2] == 0 && diff[3] == 0));
+                                       << ", hc " << diff[3] << ", hc2 " << diff[4]);
+          CHECK((diff[0] == 0 && diff[1] == 0 && diff[2] == 0 && diff[3] == 0 && diff[4] == 0));
         }
   }
 }
