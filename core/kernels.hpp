@@ -75,9 +75,10 @@ struct DeviceReport<Kokkos::Cuda> {
 /// The time step an update kernel takes: `value`, known to the host; or, where `zmax` is set, the
 /// step that the block's largest Z_i gives, which the CFL pass left in device memory:
 /// clip_step(cfl_step(zmax, num), left), computed by the kernel with the host's operations. The host
-/// then launches the update without waiting for the CFL pass; the update's first team writes the
-/// Z_i it read (0 where none limits the step) to `report`, host memory the device can write,
-/// from which the host computes the same step (Solver::step, docs/kernels.md).
+/// then launches the update without waiting for the CFL pass; where `report` is set (the step's
+/// first update launch), the first thread of team 0 writes the Z_i it read (0 where none limits the
+/// step) there, host memory the device can write, from which the host computes the same step
+/// (Solver::step, docs/kernels.md).
 struct StepDt {
   Real value = 0;
   const Real* zmax = nullptr;
