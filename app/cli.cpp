@@ -56,9 +56,9 @@ io::Deck load_deck(const Arguments& a) {
 /// give.
 std::pair<int, int> decomposition_dims(const RunConfig& cfg, int ranks) {
 #ifdef SHWA_WITH_MPI
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const ParallelConfig& p = cfg.parallel;
-  const Grid global = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, p.halo_width);
+  const Grid global = Grid::single(g, p.halo_width);
   const comm::Decomposition d = p.decomposition == "strips"   ? comm::Decomposition::strips()
                                 : p.decomposition == "forced" ? comm::Decomposition::forced(p.px, p.py)
                                                               : comm::Decomposition::automatic();
@@ -78,22 +78,22 @@ std::pair<int, int> decomposition_dims(const RunConfig& cfg, int ranks) {
 /// This rank's block of the run's decomposition over `world` (rank r holds block (r mod px, r / px),
 /// each axis split by comm::split_evenly, as comm::CartDecomposition makes it), or the
 /// io::InputError the run would give.
-io::Extent block_extent(const RunConfig& cfg, const World& world) {
+Extent block_extent(const RunConfig& cfg, const World& world) {
 #ifdef SHWA_WITH_MPI
   const auto [px, py] = decomposition_dims(cfg, world.size());
   const int r = world.rank();
   const comm::Span x = comm::split_evenly(cfg.grid.nx, px, r % px), y = comm::split_evenly(cfg.grid.ny, py, r / px);
-  return io::Extent{x.offset, x.offset + x.size, y.offset, y.offset + y.size};
+  return Extent{x.offset, x.offset + x.size, y.offset, y.offset + y.size};
 #else
   (void)world;
-  return io::Extent{0, cfg.grid.nx, 0, cfg.grid.ny};
+  return Extent{0, cfg.grid.nx, 0, cfg.grid.ny};
 #endif
 }
 
 /// How the run would split: every rank checks the decomposition against the ranks (an
 /// io::InputError, as the run would give).
 std::string parallel_line(const RunConfig& cfg, const World& world) {
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const ParallelConfig& p = cfg.parallel;
   std::string how;
 #ifdef SHWA_WITH_MPI
@@ -118,7 +118,7 @@ std::string parallel_line(const RunConfig& cfg, const World& world) {
 void print_check(const RunConfig& cfg, const std::string& parallel) {
   std::printf("# shwa check: %s is valid. The resolved configuration:\n%s", cfg.deck_path.c_str(),
               cfg.resolved_deck.c_str());
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   std::printf("# grid: %d x %d cells (%lld), dx = %s m, dy = %s m, south-west corner (%s, %s)\n", g.nx, g.ny,
               g.cells(), io::format_double(g.dx).c_str(), io::format_double(g.dy).c_str(),
               io::format_double(g.x0).c_str(), io::format_double(g.y0).c_str());

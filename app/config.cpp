@@ -41,8 +41,8 @@ const char* const kSides[kNumSides] = {"west", "east", "south", "north"};
 
 std::string fmt(double x) { return io::format_double(x); }
 
-io::Grid read_grid(Deck& d) {
-  io::Grid g;
+Domain read_grid(Deck& d) {
+  Domain g;
   g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
   g.ny = d.get_int("grid.ny", require_in(1, 1 << 20));
   g.dx = d.get_double("grid.dx", require_in(0, kMaxSpacing, Range::Ends::open_closed));
@@ -68,7 +68,7 @@ io::Raster load_raster(Deck& d, const std::string& key) {
 }
 
 /// A raster that must cover the deck's grid cell for cell.
-io::Raster load_matching_raster(Deck& d, const std::string& key, const io::Grid& grid,
+io::Raster load_matching_raster(Deck& d, const std::string& key, const Domain& grid,
                                 const std::string& grid_source) {
   io::Raster r = load_raster(d, key);
   try {
@@ -177,7 +177,7 @@ const BoundaryTypeInfo& read_bc_type(Deck& d, const std::string& key) {
 
 /// Boundary conditions. Segments are given in metres along the side (x for south and north,
 /// y for west and east): a segment holds the cells whose centres lie in [begin, end).
-Boundaries read_boundaries(Deck& d, const io::Grid& g) {
+Boundaries read_boundaries(Deck& d, const Domain& g) {
   Boundaries bc;
   for (const std::string& child : d.children("boundary"))
     if (std::find(std::begin(kSides), std::end(kSides), child) == std::end(kSides)) {
@@ -257,7 +257,7 @@ std::vector<double> read_output_times(Deck& d, double t_end) {
   return t;
 }
 
-std::vector<io::GaugePoint> read_gauges(Deck& d, const io::Grid& g) {
+std::vector<io::GaugePoint> read_gauges(Deck& d, const Domain& g) {
   std::vector<io::GaugePoint> gauges;
   for (const std::string& name : d.children("gauges")) {
     io::GaugePoint p;
@@ -276,7 +276,7 @@ std::vector<io::GaugePoint> read_gauges(Deck& d, const io::Grid& g) {
   return gauges;
 }
 
-OutputConfig read_output(Deck& d, const std::string& deck_path, const io::Grid& g, double t_end) {
+OutputConfig read_output(Deck& d, const std::string& deck_path, const Domain& g, double t_end) {
   OutputConfig o;
   const std::string stem = fs::path(deck_path).stem().string();
   o.dir = d.get_string("output.dir", "out/" + (stem.empty() ? std::string("shwa") : stem));
@@ -333,15 +333,15 @@ SolverParams read_solver_params(Deck& d) {
 /// The grid of a run from rasters: the bathymetry raster's header (its values are not read yet),
 /// which the deck's [grid], if given, must match. `rasters` gets the rasters the initial state
 /// will read.
-io::Grid grid_from_files(Deck& d, std::vector<std::string>& rasters) {
+Domain grid_from_files(Deck& d, std::vector<std::string>& rasters) {
   const std::string key = "initial.bathymetry", bathy_path = d.get_path(key);
-  io::Grid header;
+  Domain header;
   try {
     header = io::read_esri_ascii_grid(bathy_path);
   } catch (const InputError& e) {
     throw InputError(std::string(e.what()) + " (the file of " + key + ", " + d.where(key) + ")");
   }
-  io::Grid g = header;  // the raster's header gives the grid
+  Domain g = header;  // the raster's header gives the grid
   if (d.has("grid.nx")) {
     g = read_grid(d);
     try {
@@ -369,7 +369,7 @@ InitialField setup_from_files(Deck& d, RunConfig& cfg) {
   io::Raster bathy = load_matching_raster(d, "initial.bathymetry", cfg.grid, "the deck's [grid]");
   const std::string bathy_path = d.get_path("initial.bathymetry");
   const bool elevation = d.get_choice("initial.bathymetry_is", "elevation", {"elevation", "depth"}) == "elevation";
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const std::size_t n = std::size_t(g.cells());
   double top = -std::numeric_limits<double>::infinity();
   for (double z : bathy.v)
@@ -453,7 +453,7 @@ InitialField setup_from_files(Deck& d, RunConfig& cfg) {
 InitialField apply_spill(Deck& d, const RunConfig& cfg, InitialField field) {
   for (const char* k : {"pollutant.x", "pollutant.y", "pollutant.radius", "pollutant.concentration"}) d.declare(k);
   if (d.children("pollutant").empty()) return field;
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const double x = d.get_double("pollutant.x", require_in(g.x0, g.x0 + g.nx * g.dx));
   const double y = d.get_double("pollutant.y", require_in(g.y0, g.y0 + g.ny * g.dy));
   const double r = d.get_double("pollutant.radius", require_positive());
@@ -559,7 +559,7 @@ struct InitialScan {
 };
 
 InitialScan scan_initial(const InitialField& field, const RunConfig& cfg) {
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   InitialScan s;
   InitialCell c;
   for (int j = 0; j < g.ny; ++j)
@@ -606,7 +606,7 @@ void check_initial_magnitudes(const RunConfig& cfg, Deck& d, const InitialScan& 
 /// time.end / dt. A state at rest without water has no such bound and passes.
 void check_step_count(const RunConfig& cfg, Deck& d, const InitialScan& s) {
   const double max_steps = d.get_double("numerics.max_steps", 1e8, require_in(1, std::numeric_limits<double>::max()));
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const double z_max = s.z_max;
   // No water moves, or wave speeds that overflow: the first step is zero, which the time loop
   // reports as a blow-up at step 0.
@@ -624,7 +624,7 @@ void check_step_count(const RunConfig& cfg, Deck& d, const InitialScan& s) {
 }
 
 /// The initial state of the cells of `block`, and the whole grid's figures of `scan`.
-InitialState initial_state(const InitialField& field, const io::Extent& block, const InitialScan& scan) {
+InitialState initial_state(const InitialField& field, const Extent& block, const InitialScan& scan) {
   InitialState s;
   s.block = block;
   const std::size_t n = std::size_t(block.nx()) * std::size_t(block.ny());
@@ -786,7 +786,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   const InitialScan scan = scan_initial(field, cfg);
   check_initial_magnitudes(cfg, d, scan);
   check_step_count(cfg, d, scan);
-  cfg.init = initial_state(field, opt.block ? opt.block(cfg) : io::Extent{0, cfg.grid.nx, 0, cfg.grid.ny}, scan);
+  cfg.init = initial_state(field, opt.block ? opt.block(cfg) : Extent{0, cfg.grid.nx, 0, cfg.grid.ny}, scan);
   d.check_unused();
   check_output_dir(cfg.out.dir, d, "output.dir");
   // The folders the run fills inside it, where one already exists: a file of that name, or a

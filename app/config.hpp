@@ -14,7 +14,7 @@
 
 #include "io/deck.hpp"
 #include "io/gauges.hpp"
-#include "io/grid.hpp"
+#include "domain.hpp"
 #include "io/vtk.hpp"
 
 #include <functional>
@@ -71,7 +71,7 @@ struct InitialField {
 /// The initial fields of this rank's block of the grid, row-major within the block
 /// (index(i, j)), and figures of the whole grid's.
 struct InitialState {
-  io::Extent block;       // the cells held: [i0, i1) x [j0, j1) in global indices
+  Extent block;       // the cells held: [i0, i1) x [j0, j1) in global indices
   std::vector<double> H;  // bottom depth below the reference level, positive down [m]
   std::vector<double> h;  // water depth [m]
   std::vector<double> u, v, c;
@@ -127,7 +127,7 @@ struct RunDefinition {
 struct RunConfig {
   std::string deck_path;
   std::string problem;  // a built-in problem's name, or "files"
-  io::Grid grid;        // the whole domain
+  Domain grid;        // the whole domain
   SolverParams params;
   Boundaries bc;
   InitialState init;
@@ -161,7 +161,7 @@ struct LoadOptions {
   std::function<MemoryAvailable()> available;
   /// This rank's block of the decomposition (cfg's grid and [parallel] read), whose initial state
   /// it keeps; throws io::InputError if there is no decomposition. Empty: the whole grid.
-  std::function<io::Extent(const RunConfig& cfg)> block;
+  std::function<Extent(const RunConfig& cfg)> block;
 };
 
 /// Reads and validates the whole configuration. Throws io::InputError "FILE:LINE: KEY: message"

@@ -35,13 +35,10 @@ class MpiCollective final : public Collective {
   std::vector<double> scatter(const std::vector<double>& global, const Grid&) override {
     return world_.scatter(global);
   }
-  std::vector<io::Extent> pieces(const io::Extent& mine) override {
+  std::vector<Extent> pieces(const Extent& mine) override {
     if (!root()) return {mine};
-    std::vector<io::Extent> all;
-    for (int r = 0; r < cart_.size(); ++r) {
-      const Grid b = cart_.grid_of(r);
-      all.push_back(io::Extent{b.ioff, b.ioff + b.nx, b.joff, b.joff + b.ny});
-    }
+    std::vector<Extent> all;
+    for (int r = 0; r < cart_.size(); ++r) all.push_back(cart_.grid_of(r).extent());
     return all;
   }
   void broadcast(std::vector<double>& v) override { world_.broadcast(v); }

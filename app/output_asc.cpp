@@ -30,7 +30,7 @@ class AscOutput final : public OutputFormat {
  private:
   static void put(const std::string& path, const Frame& f, const std::string& name) {
     io::Raster r;
-    static_cast<io::Grid&>(r) = f.grid;
+    static_cast<Domain&>(r) = f.grid;
     r.v = f.global.at(name);
     io::write_esri_ascii(path, r);
   }

@@ -76,7 +76,7 @@ class PngOutput final : public OutputFormat {
   }
 
  private:
-  void put(const std::string& stem, const io::Grid& g, const std::vector<double>& v, double vmax,
+  void put(const std::string& stem, const Domain& g, const std::vector<double>& v, double vmax,
            const std::string& title, const std::string& stamp, std::size_t stamp_room = 0) const {
     std::filesystem::create_directories(dir_);
     io::PngStyle style;

@@ -28,9 +28,9 @@ using FieldMap = std::map<std::string, std::vector<double>>;
 struct Frame {
   int index = 0;   // position in the output times (0: the initial state); -1: the maxima maps
   double time = 0;
-  io::Grid grid;   // the whole domain
-  io::Extent piece;  // this rank's block, in global cells
-  std::vector<io::Extent> pieces;  // every rank's block (on the root)
+  Domain grid;   // the whole domain
+  Extent piece;  // this rank's block, in global cells
+  std::vector<Extent> pieces;  // every rank's block (on the root)
   int rank = 0, ranks = 1;
   FieldMap local;   // this block's owned cells, row-major
   FieldMap global;  // the whole grid; only on the root rank

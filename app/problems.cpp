@@ -20,7 +20,7 @@ namespace {
 /// The field of f(x, y, H, h, u, v) at the cell centres, from zeros (c = 0). f is kept: it
 /// captures by value.
 template <class F>
-InitialField cells(const io::Grid& g, F f) {
+InitialField cells(const Domain& g, F f) {
   InitialField field;
   field.at = [g, f](int i, int j, InitialCell& c) {
     c = InitialCell{};
@@ -30,7 +30,7 @@ InitialField cells(const io::Grid& g, F f) {
 }
 
 InitialField dam_break(Deck& d, RunConfig& cfg) {
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const double hl = d.get_double("initial.h_left", require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double hr = d.get_double("initial.h_right", 0.0, require_in(0, hl, Range::Ends::closed_open));
   const double x_dam = d.get_double("initial.x_dam", g.x0 + 0.5 * g.nx * g.dx,
@@ -64,7 +64,7 @@ constexpr Bump kBumps[] = {
     {0.30, 0.30, 0.10, 0.6}, {0.70, 0.60, 0.08, 1.5}, {0.45, 0.80, 0.06, 1.3}, {0.20, 0.75, 0.12, 0.8}};
 
 InitialField lake_at_rest(Deck& d, RunConfig& cfg) {
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const double level = d.get_double("initial.level", 0.0);
   const double depth = d.get_double("initial.depth", 1.0, require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double Lx = g.nx * g.dx, Ly = g.ny * g.dy;
@@ -88,7 +88,7 @@ InitialField lake_at_rest(Deck& d, RunConfig& cfg) {
 }
 
 InitialField thacker(Deck& d, RunConfig& cfg) {
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const double L = g.nx * g.dx;
   if (std::abs(g.ny * g.dy - L) > 1e-9 * L) throw d.error("grid.ny", "thacker needs a square domain (nx dx = ny dy)");
   const double a = d.get_double("initial.a", 0.4 * L, require_positive());

@@ -85,7 +85,7 @@ void RunOutputs::write_gauges(const std::vector<double>& times, const std::vecto
                               const std::vector<bool>& here) {
   const std::vector<OutputFieldInfo>& fields = output_fields();
   const std::size_t n = cfg_.out.gauges.size(), q = fields.size();
-  const io::Grid& g = cfg_.grid;
+  const Domain& g = cfg_.grid;
   std::vector<double> rows(times.size() * n * q);
   for (std::size_t r = 0; r < times.size(); ++r)
     for (std::size_t k = 0; k < n; ++k) {

@@ -174,7 +174,7 @@ class BlockRun {
 template <class E>
 void BlockRun<E>::set_up() {
   const InitialState& s = cfg_.init;
-  const io::Grid& g = cfg_.grid;
+  const Domain& g = cfg_.grid;
   // load_config kept the initial state of this rank's block (or of a larger part of the grid).
   if (!s.holds(block_.ioff, block_.joff) || !s.holds(block_.ioff + block_.nx - 1, block_.joff + block_.ny - 1))
     throw std::logic_error("the initial state does not cover the block of this rank");
@@ -249,7 +249,7 @@ void BlockRun<E>::restore(const std::string& path) {
 template <class E>
 void BlockRun<E>::start_monitors() {
   std::vector<int> cells;
-  const io::Grid& g = cfg_.grid;
+  const Domain& g = cfg_.grid;
   for (const io::GaugePoint& p : cfg_.out.gauges) {
     const int i = int(std::floor((p.x - g.x0) / g.dx)) - block_.ioff;
     const int j = int(std::floor((p.y - g.y0) / g.dy)) - block_.joff;
@@ -368,7 +368,7 @@ Frame BlockRun<E>::frame(int index) {
   f.index = index;
   f.time = solver_.time();
   f.grid = cfg_.grid;
-  f.piece = io::Extent{block_.ioff, block_.ioff + block_.nx, block_.joff, block_.joff + block_.ny};
+  f.piece = block_.extent();
   f.pieces = coll_.pieces(f.piece);
   f.rank = coll_.rank();
   f.ranks = coll_.ranks();
@@ -442,7 +442,7 @@ void BlockRun<E>::compare_with_exact() {
   if (!cfg_.exact) return;
   const Frame f = frame(0);
   if (!coll_.root()) return;
-  const io::Grid& g = cfg_.grid;
+  const Domain& g = cfg_.grid;
   const std::vector<double>& h = f.global.at("h");
   const std::vector<double>& u = f.global.at("u");
   double l1 = 0, linf = 0, uinf = 0;
@@ -611,9 +611,9 @@ RunStats BlockRun<E>::run() {
 
 RunStats run_simulation(const RunConfig& cfg, const RunOptions& opt) {
   using E = DefaultExec;
-  const io::Grid& g = cfg.grid;
+  const Domain& g = cfg.grid;
   const ParallelConfig& p = cfg.parallel;
-  const Grid global = Grid::single(g.nx, g.ny, g.dx, g.dy, g.x0, g.y0, p.halo_width);
+  const Grid global = Grid::single(g, p.halo_width);
 #ifdef SHWA_WITH_MPI
   // One block per rank of the world. The decomposition's checks (a forced px x py that does not
   // match the ranks, blocks thinner than k) throw comm::ConfigError on every rank alike.

@@ -55,7 +55,7 @@ class Collective {
   /// This block's owned cells of a whole-grid field that the root holds (restart).
   virtual std::vector<double> scatter(const std::vector<double>& global, const Grid& block) = 0;
   /// Every rank's block, on the root.
-  virtual std::vector<io::Extent> pieces(const io::Extent& mine) = 0;
+  virtual std::vector<Extent> pieces(const Extent& mine) = 0;
   /// The root's values on every rank (v has the same size everywhere).
   virtual void broadcast(std::vector<double>& v) = 0;
   /// Maximum over the ranks, on every rank.
@@ -90,7 +90,7 @@ class SingleRank final : public Collective {
   int ranks() const override { return 1; }
   std::vector<double> gather(const std::vector<double>& owned, const Grid&) override { return owned; }
   std::vector<double> scatter(const std::vector<double>& global, const Grid&) override { return global; }
-  std::vector<io::Extent> pieces(const io::Extent& mine) override { return {mine}; }
+  std::vector<Extent> pieces(const Extent& mine) override { return {mine}; }
   void broadcast(std::vector<double>&) override {}
   double max_all(double x) override { return x; }
   void sum_all(std::vector<double>&) override {}

@@ -1,6 +1,7 @@
 // shwa/core/grid.hpp — the geometry of one block of the Cartesian grid and its index spaces.
 #pragma once
 
+#include "domain.hpp"
 #include "types.hpp"
 
 #include <algorithm>
@@ -33,6 +34,14 @@ struct Grid {
     g.ng = ng;
     return g;
   }
+
+  /// The whole domain as one block, with ng ghost layers.
+  static Grid single(const Domain& d, int ng = 1) { return single(d.nx, d.ny, d.dx, d.dy, d.x0, d.y0, ng); }
+
+  /// The whole grid this block is part of.
+  Domain domain() const { return Domain{nx_global, ny_global, dx, dy, x0, y0}; }
+  /// This block's owned cells in the domain's (global) indices.
+  Extent extent() const { return Extent{ioff, ioff + nx, joff, joff + ny}; }
 
   int nx_padded() const { return nx + 2 * ng; }
   int ny_padded() const { return ny + 2 * ng; }

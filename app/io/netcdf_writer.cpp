@@ -54,7 +54,7 @@ void describe_variable(int ncid, int var, const VariableInfo& info, const std::s
 
 // Defines the dimensions and variables of `layout` in a new file and writes the coordinates.
 void define(int ncid, const NetcdfLayout& layout, const std::string& path) {
-  const Grid& g = layout.grid;
+  const Domain& g = layout.grid;
   int dim_t = 0, dim_y = 0, dim_x = 0;
   check(nc_def_dim(ncid, "time", NC_UNLIMITED, &dim_t), path, "cannot define dimensions");
   check(nc_def_dim(ncid, "y", static_cast<std::size_t>(g.ny), &dim_y), path, "cannot define dimensions");
@@ -92,7 +92,7 @@ void define(int ncid, const NetcdfLayout& layout, const std::string& path) {
 }
 
 int create(const std::string& path, const NetcdfLayout& layout) {
-  const Grid& g = layout.grid;
+  const Domain& g = layout.grid;
   if (g.nx <= 0 || g.ny <= 0) throw std::invalid_argument("NetcdfWriter: " + path + ": empty grid");
   std::set<std::string> names = {"time", "x", "y"};
   for (const auto* list : {&layout.fields, &layout.static_fields})

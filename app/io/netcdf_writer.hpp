@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "io/field.hpp"
-#include "io/grid.hpp"
+#include "domain.hpp"
 
 namespace shwa::io {
 
@@ -28,7 +28,7 @@ struct VariableInfo {
 VariableInfo describe_field(const std::string& name);
 
 struct NetcdfLayout {
-  Grid grid;
+  Domain grid;
   ScalarType type = ScalarType::float64;
   std::vector<VariableInfo> fields;        // (time, y, x): one record per append()
   std::vector<VariableInfo> static_fields;  // (y, x): written once with write_static()

@@ -131,7 +131,7 @@ class HeaderReader {
 namespace {
 
 // The grid an ESRI header describes; `header` has read it.
-void grid_of_header(const HeaderReader& header, Grid& r) {
+void grid_of_header(const HeaderReader& header, Domain& r) {
   r.nx = header.positive_int("ncols");
   r.ny = header.positive_int("nrows");
   if (header.has("cellsize")) {
@@ -153,7 +153,7 @@ void grid_of_header(const HeaderReader& header, Grid& r) {
 
 }  // namespace
 
-Grid read_esri_ascii_grid(const std::string& path) {
+Domain read_esri_ascii_grid(const std::string& path) {
   // The header fills the first few lines; a file whose header does not end within this many
   // bytes is read whole (and its header error reported as parse_esri_ascii reports it).
   constexpr std::size_t kHead = 1 << 16;
@@ -177,7 +177,7 @@ Grid read_esri_ascii_grid(const std::string& path) {
   HeaderReader header(text, path);
   const std::size_t data = header.read();
   if (data >= text.size() && !whole) return parse_esri_ascii(read_text_file(path), path);
-  Grid g;
+  Domain g;
   grid_of_header(header, g);
   return g;
 }
@@ -306,7 +306,7 @@ void write_esri_ascii(const std::string& path, const Raster& r) {
   f.commit();
 }
 
-void check_same_grid(const Grid& a, const Grid& b, const std::string& name_a, const std::string& name_b) {
+void check_same_grid(const Domain& a, const Domain& b, const std::string& name_a, const std::string& name_b) {
   const std::string lead = "grid mismatch: " + name_a + " has ";
   const auto pair = [](double x, double y) { return format_double(x) + " x " + format_double(y); };
   if (a.nx != b.nx || a.ny != b.ny)

@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "io/error.hpp"
-#include "io/grid.hpp"
+#include "domain.hpp"
 
 namespace shwa::io {
 
-struct Raster : Grid {
+struct Raster : Domain {
   // Row-major, index j * nx + i, j = 0 the southern row: cell (i, j) is centred at
   // (x0 + (i + 0.5) dx, y0 + (j + 0.5) dy).
   std::vector<double> v;
@@ -40,7 +40,7 @@ struct Raster : Grid {
 Raster read_esri_ascii(const std::string& path);
 // The grid of an .asc file from its header alone, without reading its values (to size a run
 // before allocating it). Throws the InputError that read_esri_ascii gives for a bad header.
-Grid read_esri_ascii_grid(const std::string& path);
+Domain read_esri_ascii_grid(const std::string& path);
 // The same from text in memory; `name` stands for the file name in messages.
 Raster parse_esri_ascii(std::string_view text, const std::string& name);
 
@@ -50,6 +50,6 @@ void write_esri_ascii(const std::string& path, const Raster& r);
 
 // Throws InputError unless a and b have the same cells: "grid mismatch: bathy.asc has 100 x 80
 // cells, manning.asc has 100 x 81". Spacings must agree to 1e-6 relative, corners to 1e-3 cells.
-void check_same_grid(const Grid& a, const Grid& b, const std::string& name_a, const std::string& name_b);
+void check_same_grid(const Domain& a, const Domain& b, const std::string& name_a, const std::string& name_b);
 
 }  // namespace shwa::io

@@ -60,7 +60,7 @@ std::string extent_text(const Extent& e) {
          std::to_string(e.j1) + " 0 0";
 }
 
-std::string geometry_attributes(const Grid& g) {
+std::string geometry_attributes(const Domain& g) {
   return "Origin=\"" + format_double(g.x0) + " " + format_double(g.y0) + " 0\" Spacing=\"" + format_double(g.dx) +
          " " + format_double(g.dy) + " 1\"";
 }
@@ -72,14 +72,14 @@ void check_fields(const std::vector<FieldRef>& fields, const char* who) {
       throw std::invalid_argument(std::string(who) + ": field names must be non-empty and distinct ('" + f.name + "')");
 }
 
-void check_extent(const Grid& g, const Extent& e, const char* who) {
+void check_extent(const Domain& g, const Extent& e, const char* who) {
   if (e.i0 < 0 || e.j0 < 0 || e.i1 > g.nx || e.j1 > g.ny || e.nx() <= 0 || e.ny() <= 0)
     throw std::invalid_argument(std::string(who) + ": piece " + extent_text(e) + " is not inside the grid");
 }
 
 }  // namespace
 
-void write_vti(const std::string& path, const Grid& global, const Extent& piece,
+void write_vti(const std::string& path, const Domain& global, const Extent& piece,
                const std::vector<FieldRef>& fields, double time) {
   check_extent(global, piece, "write_vti");
   check_fields(fields, "write_vti");
@@ -112,7 +112,7 @@ void write_vti(const std::string& path, const Grid& global, const Extent& piece,
   out.commit();
 }
 
-void write_pvti(const std::string& path, const Grid& global, const std::vector<Extent>& pieces,
+void write_pvti(const std::string& path, const Domain& global, const std::vector<Extent>& pieces,
                 const std::vector<std::string>& piece_files, const std::vector<FieldRef>& fields) {
   if (pieces.size() != piece_files.size())
     throw std::invalid_argument("write_pvti: " + std::to_string(pieces.size()) + " pieces but " +

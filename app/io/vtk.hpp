@@ -12,25 +12,18 @@
 #include <vector>
 
 #include "io/field.hpp"
-#include "io/grid.hpp"
+#include "domain.hpp"
 
 namespace shwa::io {
 
-// The cells [i0, i1) x [j0, j1) of the global grid that one piece holds.
-struct Extent {
-  int i0 = 0, i1 = 0, j0 = 0, j1 = 0;
-  int nx() const { return i1 - i0; }
-  int ny() const { return j1 - j0; }
-};
-
 // Writes the piece `piece` of the grid `global`; each field holds piece.nx() * piece.ny()
 // values, x fastest. For a single rank, piece = {0, nx, 0, ny}.
-void write_vti(const std::string& path, const Grid& global, const Extent& piece,
+void write_vti(const std::string& path, const Domain& global, const Extent& piece,
                const std::vector<FieldRef>& fields, double time);
 
 // Writes the header joining `pieces`, written to `piece_files` (paths relative to the .pvti's
 // directory). Of `fields` only the names and types are used: those of every piece.
-void write_pvti(const std::string& path, const Grid& global, const std::vector<Extent>& pieces,
+void write_pvti(const std::string& path, const Domain& global, const std::vector<Extent>& pieces,
                 const std::vector<std::string>& piece_files, const std::vector<FieldRef>& fields);
 
 // A .pvd time series.

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 /// A configuration of `deck` (a file in `dir`) that keeps `block` (none: the whole grid).
-RunConfig load(const fs::path& deck, const io::Extent* block = nullptr) {
+RunConfig load(const fs::path& deck, const shwa::Extent* block = nullptr) {
   io::Deck d = io::Deck::load(deck.string());
   LoadOptions lo;
   lo.check_memory = false;
@@ -36,7 +36,7 @@ RunConfig load(const fs::path& deck, const io::Extent* block = nullptr) {
 bool same(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 /// `part` holds exactly `block`, with the values `whole` has at those cells.
-void check_block(const RunConfig& whole, const RunConfig& part, const io::Extent& block) {
+void check_block(const RunConfig& whole, const RunConfig& part, const shwa::Extent& block) {
   const InitialState& w = whole.init;
   const InitialState& p = part.init;
   CHECK(w.block.i0 == 0);
@@ -97,8 +97,9 @@ TEST_CASE("initial: a rank keeps its block's initial state, the same bits as the
   const RunConfig whole = load(dir.path / "lake.toml");
   CHECK(whole.init.c_max == 0.75);
   CHECK(whole.init.h_max > 0);
-  for (const io::Extent& b : {io::Extent{0, 19, 0, 12}, io::Extent{19, 37, 0, 12}, io::Extent{19, 37, 12, 23},
-                              io::Extent{0, 37, 11, 23}, io::Extent{5, 6, 7, 8}}) {
+  using shwa::Extent;
+  for (const Extent& b : {Extent{0, 19, 0, 12}, Extent{19, 37, 0, 12}, Extent{19, 37, 12, 23},
+                          Extent{0, 37, 11, 23}, Extent{5, 6, 7, 8}}) {
     INFO("block [" << b.i0 << ", " << b.i1 << ") x [" << b.j0 << ", " << b.j1 << ")");
     check_block(whole, load(dir.path / "lake.toml", &b), b);
   }
@@ -116,14 +117,14 @@ TEST_CASE("initial: a rank keeps its block's initial state, the same bits as the
         "u = 0.25\n[physics]\nmanning_file = \"n.asc\"\nmanning = 0.033\n[time]\nend = 1\n[output]\ndir = \"out\"\n");
   const RunConfig files = load(dir.path / "files.toml");
   REQUIRE(files.init.n.size() == std::size_t(nx * ny));
-  for (const io::Extent& b : {io::Extent{0, 15, 0, 10}, io::Extent{15, 30, 10, 20}, io::Extent{0, 30, 7, 13}}) {
+  for (const shwa::Extent& b : {shwa::Extent{0, 15, 0, 10}, shwa::Extent{15, 30, 10, 20}, shwa::Extent{0, 30, 7, 13}}) {
     INFO("block [" << b.i0 << ", " << b.i1 << ") x [" << b.j0 << ", " << b.j1 << ")");
     check_block(files, load(dir.path / "files.toml", &b), b);
   }
   // A free surface instead of a depth raster.
   write(dir.path / "surface.toml",
         "[initial]\nbathymetry = \"bathy.asc\"\nsurface = -0.5\n[time]\nend = 1\n[output]\ndir = \"out\"\n");
-  const io::Extent b{10, 20, 5, 15};
+  const shwa::Extent b{10, 20, 5, 15};
   check_block(load(dir.path / "surface.toml"), load(dir.path / "surface.toml", &b), b);
 }
 
@@ -138,7 +139,7 @@ TEST_CASE("initial: the checks of the initial state look at the whole grid, what
                                      "[output]\ndir = \"out\"\n");
     return dir.path / "dam.toml";
   };
-  const io::Extent west{0, 20, 0, 10}, east{20, 40, 0, 10};
+  const shwa::Extent west{0, 20, 0, 10}, east{20, 40, 0, 10};
   const RunConfig dry_block = load(dam(5.0), &east);
   CHECK(dry_block.init.c_max == 1.0);
   for (double c : dry_block.init.c) CHECK(c == 0.0);
@@ -148,7 +149,7 @@ TEST_CASE("initial: the checks of the initial state look at the whole grid, what
   write_raster(dir.path / "depth.asc", 8, 6, [](int i, int j) { return i == 6 && j == 4 ? 2e5 : 1.0; });
   write(dir.path / "deep.toml",
         "[initial]\nbathymetry = \"bathy.asc\"\ndepth_file = \"depth.asc\"\n[time]\nend = 1\n[output]\ndir = \"out\"\n");
-  const io::Extent corner{0, 4, 0, 3};
+  const shwa::Extent corner{0, 4, 0, 3};
   std::string whole, part;
   try {
     load(dir.path / "deep.toml");

@@ -152,13 +152,22 @@ TEST_CASE("the blocks tile the domain; neighbours and physical sides agree", "[c
     CHECK(cart.rank() == cart.cy() * cart.px() + cart.cx());
 
     std::vector<int> covered(23 * 17, 0);
+    const Domain whole = global(23, 17, 2).domain();
     for (int r = 0; r < np; ++r) {
       const Grid b = cart.grid_of(r);
       CHECK(b.ng == 2);
       CHECK(b.nx_global == 23);
       CHECK(b.ny_global == 17);
-      for (int j = 0; j < b.ny; ++j)
-        for (int i = 0; i < b.nx; ++i) ++covered[size_t(b.joff + j) * 23 + b.ioff + i];
+      // Its geometry in the words of decks and outputs: the same domain, its cells as an extent.
+      const Domain d = b.domain();
+      CHECK((d.nx == whole.nx && d.ny == whole.ny && d.dx == whole.dx && d.dy == whole.dy &&
+             d.x0 == whole.x0 && d.y0 == whole.y0));
+      const Extent e = b.extent();
+      CHECK((e.i0 == b.ioff && e.nx() == b.nx && e.j0 == b.joff && e.ny() == b.ny));
+      CHECK(d.xc(e.i0) == b.xc(b.ng));
+      CHECK(d.yc(e.j1 - 1) == b.yc(b.ng + b.ny - 1));
+      for (int j = e.j0; j < e.j1; ++j)
+        for (int i = e.i0; i < e.i1; ++i) ++covered[size_t(j) * 23 + i];
     }
     CHECK(std::count(covered.begin(), covered.end(), 1) == 23 * 17);
 

@@ -8,7 +8,7 @@
 #include "io_test_util.hpp"
 
 using shwa::io::check_same_grid;
-using shwa::io::Grid;
+using shwa::Domain;
 using shwa::io::InputError;
 using shwa::io::OutputError;
 using shwa::io::parse_esri_ascii;
@@ -127,7 +127,7 @@ TEST_CASE("raster: the grid from the header alone, with the errors a whole read 
   // value is read (a whole read refuses the file).
   const std::string big = put("big.asc", "\xEF\xBB\xBFncols 40000\r\nnrows 30000\r\nxllcenter 5\r\nyllcorner -2\r\n"
                                          "dx 10\r\ndy 20\r\n1 2 3\r\n");
-  const Grid g = shwa::io::read_esri_ascii_grid(big);
+  const Domain g = shwa::io::read_esri_ascii_grid(big);
   CHECK(g.nx == 40000);
   CHECK(g.ny == 30000);
   CHECK(g.dx == 10);
@@ -258,11 +258,11 @@ TEST_CASE("raster: non-numeric values name their line", "[io][raster]") {
 }
 
 TEST_CASE("raster: grids are compared", "[io][raster]") {
-  Grid a;
+  Domain a;
   a.nx = 100;
   a.ny = 80;
   a.dx = a.dy = 10;
-  Grid b = a;
+  Domain b = a;
   CHECK_NOTHROW(check_same_grid(a, b, "bathy.asc", "manning.asc"));
   b.x0 = 0.001;  // within a thousandth of a cell
   CHECK_NOTHROW(check_same_grid(a, b, "bathy.asc", "manning.asc"));

@@ -7,9 +7,9 @@
 #include "io/error.hpp"
 #include "io_test_util.hpp"
 
-using shwa::io::Extent;
+using shwa::Extent;
 using shwa::io::FieldRef;
-using shwa::io::Grid;
+using shwa::Domain;
 using shwa::io::PvdCollection;
 using shwa::io::test::slurp;
 using shwa::io::test::spit;
@@ -18,8 +18,8 @@ using shwa::io::test::xml_problem;
 
 namespace {
 
-Grid grid() {
-  Grid g;
+Domain grid() {
+  Domain g;
   g.nx = 4;
   g.ny = 3;
   g.dx = 2.5;
@@ -53,7 +53,7 @@ std::string xml_part(const std::string& file) {
 
 TEST_CASE("vtk: a .vti holds the fields' exact bytes", "[io][vtk]") {
   TempDir dir;
-  const Grid g = grid();
+  const Domain g = grid();
   std::vector<double> h(12), u(12);
   std::vector<float> c(12);
   for (int k = 0; k < 12; ++k) {
@@ -78,7 +78,7 @@ TEST_CASE("vtk: a .vti holds the fields' exact bytes", "[io][vtk]") {
 
 TEST_CASE("vtk: pieces and the .pvti joining them", "[io][vtk]") {
   TempDir dir;
-  const Grid g = grid();
+  const Domain g = grid();
   const std::vector<Extent> pieces = {{0, 2, 0, 3}, {2, 4, 0, 3}};
   std::vector<float> west(6, 1.0f), east(6, 2.0f);
   shwa::io::write_vti(dir / "p0.vti", g, pieces[0], {{"h", west.data()}}, 0);
