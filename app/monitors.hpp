@@ -15,6 +15,7 @@
 #include "grid.hpp"
 #include "quiet.hpp"
 #include "roe.hpp"
+#include "simd.hpp"
 #include "types.hpp"
 
 #include <cstdint>
@@ -109,6 +110,65 @@ auto owned_tiles(const Grid& g) {
     return launch_light(TilePolicy<E>(n, kTileX * kTileY));
 }
 
+/// The host body of update_maxima (one thread a tile): each row of the tile is cut into runs of
+/// cells whose QuietMap squares are active, and each run is folded by a loop the compiler
+/// vectorizes, with the device body's operations, so the maxima are the same bits; the cells of
+/// a row are marked in `health` only where that row holds an unhealthy one.
+template <class E>
+void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step,
+                        Real threshold, const HealthRecord<E>& health, const QuietMap<E>& q) {
+  const int ng = g.ng, nx = g.nx, ny = g.ny;
+  const Real time = Real(t);
+  const unsigned long long s = static_cast<unsigned long long>(step);
+  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
+  const auto hmax = m.hmax, cmax = m.cmax, arrival = m.arrival;
+  constexpr int K = QuietMap<E>::kCells;
+  Kokkos::parallel_for("shwa::maxima", owned_tiles<E>(g), [=](const typename TilePolicy<E>::member_type& team) {
+    const int ntx = (nx + kTileX - 1) / kTileX;
+    const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
+    const int i1 = i0 + kTileX < nx ? i0 + kTileX : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
+    for (int j = j0; j < j1; ++j) {
+      const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
+      Real *hm = &hmax(j, 0), *cx = &cmax(j, 0), *ar = &arrival(j, 0);
+      for (int a = i0; a < i1;) {
+        // [a, b): the cells from a to the end of the first quiet square after it (storage
+        // column i + ng lies in square (i + ng) / K).
+        auto quiet_at = [&](int i) { return q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch; };
+        auto square_end = [&](int i) {
+          const int end = ((i + ng) / K + 1) * K - ng;
+          return end < i1 ? end : i1;
+        };
+        if (quiet_at(a)) {
+          a = square_end(a);
+          continue;
+        }
+        int b = square_end(a);
+        while (b < i1 && !quiet_at(b)) b = square_end(b);
+        int bad = 0;
+        SHWA_SIMD_OR(bad)
+        for (int i = a; i < b; ++i) {
+          const Real dep = d[i], mass = cm[i];
+          // unhealthy(), without its short-circuit operators, which would stop the vectorizer.
+          bad |= int(!((dep - dep == Real(0)) & (u[i] - u[i] == Real(0)) & (v[i] - v[i] == Real(0)) &
+                       (mass - mass == Real(0))) |
+                     (dep < Real(0)));
+          hm[i] = dep > hm[i] ? dep : hm[i];
+          const bool holds = dep >= kMinDepthForC;
+          const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
+          cx[i] = c > cx[i] ? c : cx[i];
+          ar[i] = (ar[i] < Real(0)) & (c > threshold) ? time : ar[i];
+        }
+        if (bad)
+          for (int i = a; i < b; ++i)
+            if (unhealthy(d[i], u[i], v[i], cm[i]))
+              health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
+                                    static_cast<unsigned long long>(i));
+        a = b;
+      }
+    }
+  });
+}
+
 /// Folds the state after step `step` (time t) into the maxima, and marks its unhealthy cells in
 /// `health` in the same pass, so a run with maxima watches every step's state at no extra pass.
 /// A parallel_for: nothing comes back to the host.
@@ -119,6 +179,10 @@ auto owned_tiles(const Grid& g) {
 template <class E>
 void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step, Real threshold,
                    const HealthRecord<E>& health, const QuietMap<E>& quiet = QuietMap<E>{}) {
+  if constexpr (is_host_space<E>()) {
+    host_update_maxima(w, g, m, t, step, threshold, health, quiet);
+    return;
+  }
   const int ng = g.ng, nx = g.nx;
   const Real time = Real(t);
   const double t_now = t;

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -78,6 +79,70 @@ TEST_CASE("monitors: the maxima give a film below eps_h the concentration it car
   CHECK(get_cell(m.arrival, 1, 1) == Real(2));
   CHECK(get_cell(m.cmax, 2, 1) == Real(0));
   CHECK(get_cell(m.arrival, 2, 1) == Real(-1));
+}
+
+TEST_CASE("monitors: the maxima are those of every state folded cell by cell; quiet squares keep theirs",
+          "[app][monitors]") {
+  // States that change every step in a pattern (wet and dry cells, films, rising and falling
+  // concentrations) on a block whose rows are not a multiple of the tiles or squares, folded
+  // with half of the QuietMap's squares marked quiet from step 3 on: the maxima must be those a
+  // plain loop over the host copies gives, with the quiet squares' cells left as they were.
+  const Grid g = Grid::single(45, 19, 1.0, 1.0, 0, 0, 2);
+  Conserved<E> w("W", g);
+  Maxima<E> m(g);
+  HealthRecord<E> health;
+  QuietMap<E> q("quiet", g.ny_padded(), g.nx_padded(), g.owned(), true);
+  constexpr int K = QuietMap<E>::kCells;
+  const int n = g.nx * g.ny;
+  std::vector<double> hmax(n, 0), cmax(n, 0), arrival(n, -1);
+  const Real threshold = Real(0.3);
+  auto quiet_cell = [&](int i, int j) { return ((i + g.ng) / K + (j + g.ng) / K) % 2 == 0; };
+  for (long step = 1; step <= 6; ++step) {
+    const double t = 0.5 * double(step);
+    auto h = Kokkos::create_mirror_view(w.h);
+    auto hc = Kokkos::create_mirror_view(w.hc[0]);
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        const double depth =
+            (i + 2 * j + step) % 7 == 0 ? 0.0 : 1e-6 * double((i * j + step) % 5) + 0.1 * std::sin(0.3 * i + step);
+        const double c = 0.1 * double((i + j * step) % 6);
+        h(j + g.ng, i + g.ng) = Real(depth > 0 ? depth : 0);
+        hc(j + g.ng, i + g.ng) = Real(depth > 0 ? depth * c : 0);
+      }
+    Kokkos::deep_copy(w.h, h);
+    Kokkos::deep_copy(w.hc[0], hc);
+    if (step == 3) {  // from here on, every other square is quiet (its cells are not folded)
+      auto last = Kokkos::create_mirror_view(q.last);
+      for (int jb = 0; jb < int(last.extent(0)); ++jb)
+        for (int ib = 0; ib < int(last.extent(1)); ++ib) last(jb, ib) = (ib + jb) % 2 == 0 ? -1 : 1 << 20;
+      Kokkos::deep_copy(q.last, last);
+    }
+    app::update_maxima(w, g, m, t, step, threshold, health, q);
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        if (step >= 3 && quiet_cell(i, j)) continue;
+        const std::size_t k = std::size_t(j) * g.nx + i;
+        const double d = double(h(j + g.ng, i + g.ng)), mass = double(hc(j + g.ng, i + g.ng));
+        const double c = d >= double(kMinDepthForC) ? double(Real(mass) / Real(d)) : 0.0;
+        hmax[k] = std::max(hmax[k], d);
+        cmax[k] = std::max(cmax[k], c);
+        if (arrival[k] < 0 && c > double(threshold)) arrival[k] = double(Real(t));
+      }
+  }
+  long differ = 0, quiet_cells = 0, arrived = 0;
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      const std::size_t k = std::size_t(j) * g.nx + i;
+      differ += get_cell(m.hmax, i, j) != Real(hmax[k]);
+      differ += get_cell(m.cmax, i, j) != Real(cmax[k]);
+      differ += get_cell(m.arrival, i, j) != Real(arrival[k]);
+      quiet_cells += quiet_cell(i, j);
+      arrived += arrival[k] > 1.0;  // arrivals after step 2, some in active squares
+    }
+  CHECK(differ == 0);
+  CHECK(quiet_cells > 100);
+  CHECK(arrived > 10);
+  CHECK(!health.read().bad());
 }
 
 TEST_CASE("monitors: gauge samples stay on the device until taken, in order", "[app][monitors]") {
