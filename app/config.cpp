@@ -350,8 +350,10 @@ SolverParams read_solver_params(Deck& d) {
                                        std::to_string(max_cells) + " on this build (" +
                                        DefaultExec::name() + ")");
   p.tiling = Tiling{int(tile[0]), int(tile[1])};
-  // 0: the device column kernels choose their rows a team from the block's size (core/kernels.hpp).
+  // 0: the device column kernels (the update, the CFL pass) choose their rows a team from the
+  // block's size (core/kernels.hpp).
   p.tiling.rows = d.get_int("numerics.rows", p.tiling.rows, require_in(0, 1 << 20));
+  p.tiling.cfl_rows = d.get_int("numerics.cfl_rows", p.tiling.cfl_rows, require_in(0, 1 << 20));
   // Dry land that cannot change is skipped (docs/kernels.md); false computes it, for comparison.
   p.skip_dry = d.get_bool("numerics.skip_dry", true);
   return p;
