@@ -123,6 +123,25 @@ auto owned_tiles(const Grid& g) {
     return launch_light(TilePolicy<E>(n, kTileX * kTileY));
 }
 
+/// The first owned column i0 and row j0 of the team's tile of owned_tiles (nx owned columns).
+template <class Member>
+KOKKOS_INLINE_FUNCTION void tile_origin(const Member& team, int nx, int& i0, int& j0) {
+  const int ntx = (nx + kTileX - 1) / kTileX;
+  i0 = (team.league_rank() % ntx) * kTileX;
+  j0 = (team.league_rank() / ntx) * kTileY;
+}
+
+/// Calls f(i, j), a thread a cell, for the owned cells (i, j) of the team's tile (of nx x ny).
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void for_tile_cells(const Member& team, int nx, int ny, const F& f) {
+  int i0, j0;
+  tile_origin(team, nx, i0, j0);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
+    const int i = i0 + k % kTileX, j = j0 + k / kTileX;
+    if (i < nx && j < ny) f(i, j);
+  });
+}
+
 /// The host body of update_maxima (one thread a tile): each row of the tile is cut into runs of
 /// cells whose QuietMap squares are active, and each run is folded by a loop the compiler
 /// vectorizes, with the device body's operations, so the maxima are the same bits; the cells of
@@ -137,8 +156,8 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
   const auto hmax = m.hmax, cmax = m.cmax[0], arrival = m.arrival[0];
   constexpr int K = QuietMap<E>::kCells;
   Kokkos::parallel_for("shwa::maxima", owned_tiles<E>(g), [=](const typename TilePolicy<E>::member_type& team) {
-    const int ntx = (nx + kTileX - 1) / kTileX;
-    const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
+    int i0, j0;
+    tile_origin(team, nx, i0, j0);
     const int i1 = i0 + kTileX < nx ? i0 + kTileX : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
     for (int j = j0; j < j1; ++j) {
       const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
@@ -222,11 +241,7 @@ void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, dou
   const int ny = g.ny;
   Kokkos::parallel_for(
       "shwa::maxima", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
-        const int ntx = (nx + kTileX - 1) / kTileX;
-        const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
-          const int i = i0 + k % kTileX, j = j0 + k / kTileX;
-          if (i >= nx || j >= ny) return;
+        for_tile_cells(team, nx, ny, [&](const int i, const int j) {
           if (q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch) return;
           const Real d = h(j + ng, i + ng), c_mass = hc(j + ng, i + ng);
           bool bad = unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass);
@@ -258,11 +273,7 @@ void record_health(const Conserved<E>& w, const Grid& g, double t, long step, co
   const Conserved<E> state = w;
   Kokkos::parallel_for(
       "shwa::health", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
-        const int ntx = (nx + kTileX - 1) / kTileX;
-        const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
-          const int i = i0 + k % kTileX, j = j0 + k / kTileX;
-          if (i >= nx || j >= ny) return;
+        for_tile_cells(team, nx, ny, [&](const int i, const int j) {
           if (unhealthy(state, j + ng, i + ng))
             health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
                                   static_cast<unsigned long long>(i));
