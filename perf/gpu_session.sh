@@ -25,6 +25,12 @@
 #            with NCU_SOURCE=1 also the instructions and stall samples of each SASS instruction
 #            (ncu-sass.csv) and their opcode mix a cell (perf/ncu_sass.py); LINEINFO=1 at the build
 #            step adds the source lines to the report
+#   estuary  the default deck's time loop (inputs/estuary.toml, one frame at the end) for each of
+#            $ESTUARY_RUNS, '|'-separated "skip_dry rows cfl_rows" (0: automatic), GPU build:
+#            time_loop_s from summary.json (dry-land skipping on and off, the column kernels' rows)
+#   ncu-app  Nsight Compute on the app's kernels: steps of the default deck (launches $NCU_APP_SKIP
+#            to + $NCU_APP_COUNT, of a run to $NCU_APP_END s) with skipping on and off, unmodified
+#            clocks; each kernel's launches, mean duration, instructions and grid (perf/ncu_table.py)
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
 #            first 8 files of $OUT and no more)
 #   SHWA_COMMIT=<the commit of the tree copied there> perf/gpu_session.sh build test bench
@@ -134,6 +140,26 @@ for step in "$@"; do
       ncu -i "$out/ncu-source.ncu-rep" --page source --csv --print-source sass > "$out/ncu-sass.csv" 2>&1
       python3 perf/ncu_sass.py "$out/ncu-sass.csv" --cells $((4096 * 4096)) | tee "$out/ncu-sass.txt"
     fi ;;
+  estuary)
+    IFS='|' read -r -a runs <<< "${ESTUARY_RUNS:-true 0 0|false 0 0}"
+    for r in "${runs[@]}"; do
+      read -r skip rows cfl_rows <<< "$r"
+      build/cuda/app/shwa run inputs/estuary.toml --set 'output.formats=["vtk"]' --set output.dir=/tmp/shwa-estuary \
+        --overwrite --set time.output_interval=5400 --set numerics.skip_dry="$skip" --set numerics.rows="$rows" \
+        --set numerics.cfl_rows="$cfl_rows" > "$out/estuary-run.log" 2>&1 || { tail -3 "$out/estuary-run.log"; continue; }
+      python3 -c "import json, sys; d = json.load(open('/tmp/shwa-estuary/summary.json'))
+print(f'skip_dry={sys.argv[1]} rows={sys.argv[2]} cfl_rows={sys.argv[3]}: {d[\"steps\"]} steps, loop {d[\"time_loop_s\"]:.4f} s, dry land skipped {d[\"dry_land_skipped\"]:.3f}')" \
+        "$skip" "$rows" "$cfl_rows"
+    done | tee "$out/estuary.txt" ;;
+  ncu-app)
+    for skip in true false; do
+      ncu --clock-control none --kernel-name-base demangled --launch-skip "${NCU_APP_SKIP:-100}" \
+        --launch-count "${NCU_APP_COUNT:-100}" --csv --page raw \
+        --metrics gpu__time_duration.sum,smsp__inst_executed.sum,sm__cycles_active.avg,launch__grid_size,launch__waves_per_multiprocessor \
+        build/cuda/app/shwa run inputs/estuary.toml --set 'output.formats=["vtk"]' --set output.dir=/tmp/shwa-ncu-app \
+        --overwrite --set time.end="${NCU_APP_END:-150}" --set numerics.skip_dry=$skip > "$out/ncu-app-$skip.csv" 2> "$out/ncu-app-$skip.err"
+      echo "-- skip_dry=$skip"; python3 perf/ncu_table.py "$out/ncu-app-$skip.csv" --width 50
+    done | tee "$out/ncu-app.txt" ;;
   pack)
     # Only session.tgz stays: the device tool returns the first 8 files of $OUT and no more.
     tar czf /tmp/session.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/session.tgz "$out/" ;;
