@@ -81,6 +81,7 @@ bool may_change_on_restart(const std::string& key) {
       "output.dir",         "output.formats",          "output.fields",      "output.png_depth_max",
       "output.png_c_max",   "output.png_scale",        "output.png_animation", "output.progress_interval",
       "numerics.health_interval", "numerics.max_clipped_fraction", "numerics.tile", "numerics.rows",
+      "numerics.cfl_rows",
       "numerics.skip_dry",  "numerics.max_steps",  "numerics.memory_check"};
   return keys.count(key) > 0 || key.rfind("parallel.", 0) == 0;
 }

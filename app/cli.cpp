@@ -125,6 +125,8 @@ void print_check(const RunConfig& cfg, const std::string& parallel) {
   std::printf("# initial state: %s; %zu output times up to %s s; %zu gauges; boundary segments: %zu\n",
               cfg.problem.c_str(), cfg.out.times.size(), io::format_double(cfg.t_end).c_str(), cfg.out.gauges.size(),
               cfg.bc.segments.size());
+  if (cfg.pollutants.size() > 1 || !cfg.pollutants[0].empty())
+    std::printf("# pollutants: %s\n", io::join(cfg.pollutants).c_str());
   std::fputs(parallel.c_str(), stdout);
   if (cfg.memory) {
     const MemoryAvailable& a = cfg.memory_available;

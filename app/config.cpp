@@ -22,6 +22,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <utility>
 #include <vector>
 
@@ -112,27 +113,51 @@ Series read_series(Deck& d, const std::string& p, const std::string& what) {
   return Series(ts.times(), ts.values());
 }
 
-/// The inflow concentration of a discharge boundary: `concentration` (a number) or
-/// `concentration_column` of the same CSV file.
-Series read_concentration(Deck& d, const std::string& p) {
-  d.declare(p + ".concentration");
-  d.declare(p + ".concentration_column");
-  if (d.has(p + ".concentration_column")) {
-    if (!d.has(p + ".series"))
-      throw d.error(p + ".concentration_column", "needs " + p + ".series, the file of the column");
+/// The inflow concentration `key` of a discharge boundary "boundary.SIDE[.segments.NAME]" (`p`):
+/// a number, or the column `column_key` names in the boundary's CSV file.
+Series read_concentration(Deck& d, const std::string& p, const std::string& key, const std::string& column_key) {
+  d.declare(key);
+  d.declare(column_key);
+  if (d.has(column_key)) {
+    if (!d.has(p + ".series")) throw d.error(column_key, "needs " + p + ".series, the file of the column");
     const std::string file = d.get_path(p + ".series");
-    const std::string key = p + ".concentration_column", where = d.where(key);
+    const std::string where = d.where(column_key);
     io::TimeSeries ts = [&] {
       try {
-        return io::read_time_series(file, d.get_string(key));
+        return io::read_time_series(file, d.get_string(column_key));
       } catch (const InputError& e) {
-        throw InputError(std::string(e.what()) + " (" + key + ", " + where + ")");
+        throw InputError(std::string(e.what()) + " (" + column_key + ", " + where + ")");
       }
     }();
-    check_nonnegative_series(ts, file, "concentration", key, where);
+    check_nonnegative_series(ts, file, "concentration", column_key, where);
     return Series(ts.times(), ts.values());
   }
-  return Series(d.get_double(p + ".concentration", 0.0, require_nonnegative()));
+  return Series(d.get_double(key, 0.0, require_nonnegative()));
+}
+
+/// The inflow concentration of each pollutant at a discharge boundary `p`: `concentration` (a
+/// number) or `concentration_column` for the unnamed pollutant; `concentration.NAME` or
+/// `concentration_column.NAME` for the named ones (0 where not given). A name that is no
+/// pollutant of the run is refused.
+std::vector<Series> read_concentrations(Deck& d, const std::string& p, const std::vector<std::string>& pollutants) {
+  if (pollutants.size() == 1 && pollutants[0].empty())
+    return {read_concentration(d, p, p + ".concentration", p + ".concentration_column")};
+  for (const char* table : {".concentration", ".concentration_column"})
+    for (const std::string& name : d.children(p + table))
+      if (std::find(pollutants.begin(), pollutants.end(), name) == pollutants.end()) {
+        const std::string close = io::closest_match(name, pollutants);
+        throw d.error(p + table + "." + name, "no pollutant " + io::quote(name) + "; the run's pollutants are " +
+                                                  io::join(pollutants) +
+                                                  (close.empty() ? "" : "; did you mean '" + close + "'?"));
+      }
+  for (const char* table : {".concentration", ".concentration_column"})
+    if (d.has(p + table))
+      throw d.error(p + table, "the run names its pollutants ([pollutants.NAME]): give " + p + table +
+                                   ".NAME, one a pollutant");
+  std::vector<Series> out;
+  for (const std::string& name : pollutants)
+    out.push_back(read_concentration(d, p, p + ".concentration." + name, p + ".concentration_column." + name));
+  return out;
 }
 
 }  // namespace
@@ -146,13 +171,15 @@ const std::vector<BoundaryTypeInfo>& boundary_types() {
       {"stage", BcType::Stage,
        "a free-surface level eta [m] (value or series): depth max(0, eta + H), the interior's velocity and "
        "concentration",
-       [](Deck& d, const std::string& p, BcSegment& seg) { seg.stage = read_series(d, p, "stage"); }},
+       [](Deck& d, const std::string& p, const std::vector<std::string>&, BcSegment& seg) {
+         seg.stage = read_series(d, p, "stage");
+       }},
       {"discharge", BcType::Discharge,
        "an inflow [m^3/s] (value or series) spread evenly over the side or segment, of a concentration; the "
        "interior's depth, at least the critical depth",
-       [](Deck& d, const std::string& p, BcSegment& seg) {
+       [](Deck& d, const std::string& p, const std::vector<std::string>& pollutants, BcSegment& seg) {
          seg.discharge = read_series(d, p, "discharge");
-         seg.concentration = {read_concentration(d, p)};
+         seg.concentration = read_concentrations(d, p, pollutants);
        }},
   };
   return table;
@@ -177,7 +204,7 @@ const BoundaryTypeInfo& read_bc_type(Deck& d, const std::string& key) {
 
 /// Boundary conditions. Segments are given in metres along the side (x for south and north,
 /// y for west and east): a segment holds the cells whose centres lie in [begin, end).
-Boundaries read_boundaries(Deck& d, const Domain& g) {
+Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::string>& pollutants) {
   Boundaries bc;
   for (const std::string& child : d.children("boundary"))
     if (std::find(std::begin(kSides), std::end(kSides), child) == std::end(kSides)) {
@@ -199,7 +226,7 @@ Boundaries read_boundaries(Deck& d, const Domain& g) {
       BcSegment seg;
       seg.side = side;
       seg.type = type.type;
-      type.read_values(d, p, seg);
+      type.read_values(d, p, pollutants, seg);
       bc.segments.push_back(seg);
     }
     for (const std::string& name : d.children(p + ".segments")) {
@@ -217,7 +244,7 @@ Boundaries read_boundaries(Deck& d, const Domain& g) {
       if (seg.end <= seg.begin)
         throw d.error(q + ".end", "the segment [" + fmt(begin) + ", " + fmt(end) +
                                       ") m holds no cell centre (cells are " + fmt(cell) + " m)");
-      if (seg_type.read_values) seg_type.read_values(d, q, seg);
+      if (seg_type.read_values) seg_type.read_values(d, q, pollutants, seg);
       bc.segments.push_back(seg);
     }
   }
@@ -323,8 +350,10 @@ SolverParams read_solver_params(Deck& d) {
                                        std::to_string(max_cells) + " on this build (" +
                                        DefaultExec::name() + ")");
   p.tiling = Tiling{int(tile[0]), int(tile[1])};
-  // 0: the device column kernels choose their rows a team from the block's size (core/kernels.hpp).
+  // 0: the device column kernels (the update, the CFL pass) choose their rows a team from the
+  // block's size (core/kernels.hpp).
   p.tiling.rows = d.get_int("numerics.rows", p.tiling.rows, require_in(0, 1 << 20));
+  p.tiling.cfl_rows = d.get_int("numerics.cfl_rows", p.tiling.cfl_rows, require_in(0, 1 << 20));
   // Dry land that cannot change is skipped (docs/kernels.md); false computes it, for comparison.
   p.skip_dry = d.get_bool("numerics.skip_dry", true);
   return p;
@@ -353,15 +382,15 @@ Domain grid_from_files(Deck& d, std::vector<std::string>& rasters) {
     declare_grid(d);
   }
   rasters = {bathy_path};
-  for (const char* k : {"initial.depth_file", "initial.surface_file", "initial.concentration_file", "physics.manning_file"})
+  for (const char* k : {"initial.depth_file", "initial.surface_file", "physics.manning_file"})
     if (d.has(k)) rasters.push_back(d.get_path(k));
   return g;
 }
 
-/// The initial state from rasters: bottom, then depth or free surface, velocity, concentration.
-/// NODATA (NaN) in the bathymetry is land: 10 m above the highest valid point, so it stays dry
-/// and acts as a wall. NODATA in the surface raster is dry; in the concentration raster 0; in the
-/// Manning raster the constant physics.manning. The field keeps each raster's values (checked,
+/// The initial state from rasters: bottom, then depth or free surface, velocity (the pollutants'
+/// concentrations come from apply_pollutants). NODATA (NaN) in the bathymetry is land: 10 m above
+/// the highest valid point, so it stays dry and acts as a wall. NODATA in the surface raster is
+/// dry; in the Manning raster the constant physics.manning. The field keeps each raster's values (checked,
 /// whole grid) for load_config to evaluate.
 InitialField setup_from_files(Deck& d, RunConfig& cfg) {
   using Values = std::shared_ptr<const std::vector<double>>;
@@ -408,20 +437,6 @@ InitialField setup_from_files(Deck& d, RunConfig& cfg) {
   }
   const double u = d.get_double("initial.u", 0.0);
   const double v = d.get_double("initial.v", 0.0);
-  d.declare("initial.concentration");
-  d.declare("initial.concentration_file");
-  Values c;
-  double c0 = 0;
-  if (d.has("initial.concentration_file")) {
-    io::Raster r = load_matching_raster(d, "initial.concentration_file", g, bathy_path);
-    for (std::size_t k = 0; k < n; ++k) {
-      if (r.v[k] < 0) throw d.error("initial.concentration_file", "negative concentration " + fmt(r.v[k]));
-      if (std::isnan(r.v[k])) r.v[k] = 0.0;
-    }
-    c = std::make_shared<const std::vector<double>>(std::move(r.v));
-  } else {
-    c0 = d.get_double("initial.concentration", 0.0, require_nonnegative());
-  }
   d.declare("physics.manning_file");
   Values manning;
   if (d.has("physics.manning_file")) {
@@ -442,26 +457,73 @@ InitialField setup_from_files(Deck& d, RunConfig& cfg) {
     cell.h = depth(k, cell.H);
     cell.u = u;
     cell.v = v;
-    cell.c = c ? (*c)[k] : c0;
     if (manning) cell.n = (*manning)[k];
   };
   return field;
 }
 
-/// [pollutant]: a spill of concentration `concentration` in the disk of `radius` around (x, y),
-/// added to the initial state where there is water.
-InitialField apply_spill(Deck& d, const RunConfig& cfg, InitialField field) {
-  for (const char* k : {"pollutant.x", "pollutant.y", "pollutant.radius", "pollutant.concentration"}) d.declare(k);
-  if (d.children("pollutant").empty()) return field;
+/// The keys of a pollutant's initial state: for the unnamed pollutant of a deck without
+/// [pollutants], initial.concentration, initial.concentration_file and [pollutant]; for a named
+/// one those of its table [pollutants.NAME]: concentration, concentration_file and [.spill].
+struct PollutantKeys {
+  std::string background, file, spill;
+};
+
+PollutantKeys pollutant_keys(const std::string& name) {
+  if (name.empty()) return {"initial.concentration", "initial.concentration_file", "pollutant"};
+  const std::string p = "pollutants." + name;
+  return {p + ".concentration", p + ".concentration_file", p + ".spill"};
+}
+
+/// A key the deck sets at or below `prefix` (the first in order at each level), for messages
+/// about a whole table.
+std::string key_in(const Deck& d, std::string prefix) {
+  for (std::vector<std::string> c = d.children(prefix); !d.has(prefix) && !c.empty(); c = d.children(prefix))
+    prefix += "." + c.front();
+  return prefix;
+}
+
+/// The run's pollutants (RunConfig::pollutants): the names of the deck's [pollutants.NAME]
+/// tables, sorted, at most kMaxTracers; without such tables, one unnamed pollutant. A deck that
+/// names its pollutants may not also use the unnamed one's keys.
+std::vector<std::string> read_pollutants(Deck& d) {
+  const std::vector<std::string> names = d.children("pollutants");
+  if (names.empty()) return {""};
+  const PollutantKeys unnamed = pollutant_keys("");
+  for (const std::string& k : {unnamed.background, unnamed.file})
+    if (d.has(k))
+      throw d.error(k, "the deck names its pollutants ([pollutants.NAME]): give each its own " +
+                           k.substr(k.find('.') + 1) + " as pollutants.NAME." + k.substr(k.find('.') + 1));
+  if (!d.children(unnamed.spill).empty())
+    throw d.error(key_in(d, unnamed.spill),
+                  "the deck names its pollutants ([pollutants.NAME]): give a pollutant's spill as [pollutants.NAME.spill]");
+  if (names.size() > std::size_t(kMaxTracers))
+    throw d.error(key_in(d, "pollutants." + names[kMaxTracers]),
+                  std::to_string(names.size()) + " pollutants; a run carries at most " + std::to_string(kMaxTracers) +
+                      " (kMaxTracers, core/params.hpp)");
+  static const std::regex identifier("[A-Za-z][A-Za-z0-9_]{0,31}");
+  for (const std::string& name : names)
+    if (!std::regex_match(name, identifier))
+      throw d.error(key_in(d, "pollutants." + name),
+                    "the pollutant name " + io::quote(name) +
+                        " cannot name files and columns: a letter, then letters, digits or _, at most 32");
+  return names;
+}
+
+/// Pollutant t's spill from the table `p` (x, y, radius, concentration): that concentration in
+/// the disk of `radius` around (x, y), where there is water.
+InitialField apply_spill(Deck& d, const RunConfig& cfg, InitialField field, int t, const std::string& p) {
+  for (const char* k : {".x", ".y", ".radius", ".concentration"}) d.declare(p + k);
+  if (d.children(p).empty()) return field;
   const Domain& g = cfg.grid;
-  const double x = d.get_double("pollutant.x", require_in(g.x0, g.x0 + g.nx * g.dx));
-  const double y = d.get_double("pollutant.y", require_in(g.y0, g.y0 + g.ny * g.dy));
-  const double r = d.get_double("pollutant.radius", require_positive());
-  const double c = d.get_double("pollutant.concentration", require_nonnegative());
+  const double x = d.get_double(p + ".x", require_in(g.x0, g.x0 + g.nx * g.dx));
+  const double y = d.get_double(p + ".y", require_in(g.y0, g.y0 + g.ny * g.dy));
+  const double r = d.get_double(p + ".radius", require_positive());
+  const double c = d.get_double(p + ".concentration", require_nonnegative());
   const double eps_h = cfg.params.eps_h;
-  field.at = [g, x, y, r, c, eps_h, at = field.at](int i, int j, InitialCell& cell) {
+  field.at = [g, x, y, r, c, eps_h, t, at = field.at](int i, int j, InitialCell& cell) {
     at(i, j, cell);
-    if (std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cell.h >= eps_h) cell.c = c;
+    if (std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cell.h >= eps_h) cell.c[std::size_t(t)] = c;
   };
   bool any = false;
   InitialCell cell;
@@ -470,7 +532,40 @@ InitialField apply_spill(Deck& d, const RunConfig& cfg, InitialField field) {
       field.at(i, j, cell);
       any = std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cell.h >= eps_h;
     }
-  if (!any) throw d.error("pollutant.radius", "the spill covers no wet cell centre");
+  if (!any) throw d.error(p + ".radius", "the spill covers no wet cell centre");
+  return field;
+}
+
+/// Each pollutant's initial concentration over the problem's water: its background, uniform
+/// (default 0) or a raster (NODATA 0) that must match the grid `grid_source` gives, then its
+/// spill.
+InitialField apply_pollutants(Deck& d, const RunConfig& cfg, InitialField field, const std::string& grid_source) {
+  for (std::size_t t = 0; t < cfg.pollutants.size(); ++t) {
+    const PollutantKeys keys = pollutant_keys(cfg.pollutants[t]);
+    d.declare(keys.background);
+    d.declare(keys.file);
+    if (d.has(keys.file)) {
+      if (d.has(keys.background)) throw d.error(keys.background, "set " + keys.background + " or " + keys.file + ", not both");
+      io::Raster r = load_matching_raster(d, keys.file, cfg.grid, grid_source);
+      for (std::size_t k = 0; k < r.v.size(); ++k) {
+        if (r.v[k] < 0) throw d.error(keys.file, "negative concentration " + fmt(r.v[k]));
+        if (std::isnan(r.v[k])) r.v[k] = 0.0;
+      }
+      const auto c = std::make_shared<const std::vector<double>>(std::move(r.v));
+      const std::size_t nx = std::size_t(cfg.grid.nx);
+      field.at = [c, nx, t, at = field.at](int i, int j, InitialCell& cell) {
+        at(i, j, cell);
+        cell.c[t] = (*c)[std::size_t(j) * nx + std::size_t(i)];
+      };
+    } else {
+      const double c0 = d.get_double(keys.background, 0.0, require_nonnegative());
+      field.at = [c0, t, at = field.at](int i, int j, InitialCell& cell) {
+        at(i, j, cell);
+        cell.c[t] = c0;
+      };
+    }
+    field = apply_spill(d, cfg, std::move(field), int(t), keys.spill);
+  }
   return field;
 }
 
@@ -555,7 +650,8 @@ struct InitialScan {
   /// The greatest sum of wave speeds times edge lengths of a wet cell, 2 (dy (|u| + sqrt(g h)) +
   /// dx (|v| + sqrt(g h))) (docs/method.md): the first time step is 2 CFL dx dy over it.
   double z_max = 0;
-  double h_max = 0, c_max = 0;
+  double h_max = 0;
+  std::array<double, kMaxTracers> c_max{};
 };
 
 InitialScan scan_initial(const InitialField& field, const RunConfig& cfg) {
@@ -572,7 +668,7 @@ InitialScan scan_initial(const InitialField& field, const RunConfig& cfg) {
         s.z_max = std::max(s.z_max, 2 * (g.dy * (std::fabs(c.u) + a) + g.dx * (std::fabs(c.v) + a)));
       }
       s.h_max = std::max(s.h_max, c.h);
-      s.c_max = std::max(s.c_max, c.c);
+      for (std::size_t t = 0; t < c.c.size(); ++t) s.c_max[t] = std::max(s.c_max[t], c.c[t]);
     }
   return s;
 }
@@ -623,12 +719,15 @@ void check_step_count(const RunConfig& cfg, Deck& d, const InitialScan& s) {
   }
 }
 
-/// The initial state of the cells of `block`, and the whole grid's figures of `scan`.
-InitialState initial_state(const InitialField& field, const Extent& block, const InitialScan& scan) {
+/// The initial state of the cells of `block` for `pollutants` pollutants, and the whole grid's
+/// figures of `scan`.
+InitialState initial_state(const InitialField& field, const Extent& block, std::size_t pollutants,
+                           const InitialScan& scan) {
   InitialState s;
   s.block = block;
   const std::size_t n = std::size_t(block.nx()) * std::size_t(block.ny());
-  for (std::vector<double>* v : {&s.H, &s.h, &s.u, &s.v, &s.c}) v->resize(n);
+  for (std::vector<double>* v : {&s.H, &s.h, &s.u, &s.v}) v->resize(n);
+  s.c.assign(pollutants, std::vector<double>(n));
   if (field.manning) s.n.resize(n);
   InitialCell c;
   for (int j = block.j0; j < block.j1; ++j)
@@ -639,11 +738,11 @@ InitialState initial_state(const InitialField& field, const Extent& block, const
       s.h[k] = c.h;
       s.u[k] = c.u;
       s.v[k] = c.v;
-      s.c[k] = c.c;
+      for (std::size_t t = 0; t < pollutants; ++t) s.c[t][k] = c.c[t];
       if (field.manning) s.n[k] = c.n;
     }
   s.h_max = scan.h_max;
-  s.c_max = scan.c_max;
+  s.c_max.assign(scan.c_max.begin(), scan.c_max.begin() + std::ptrdiff_t(pollutants));
   return s;
 }
 
@@ -716,6 +815,7 @@ MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::
     if (!ec) m.largest_raster_bytes = std::max<std::uint64_t>(m.largest_raster_bytes, bytes);
   }
   m.manning_field = manning_field;
+  m.tracers = cfg.params.tracers;
   m.maxima = cfg.out.maxima;
   m.asc = cfg.out.has_format("asc");
   m.png = cfg.out.has_format("png");
@@ -753,6 +853,8 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   RunConfig cfg;
   cfg.deck_path = deck_path;
   cfg.params = read_solver_params(d);
+  cfg.pollutants = read_pollutants(d);
+  cfg.params.tracers = int(cfg.pollutants.size());
   d.declare("initial.problem");
   d.declare("initial.bathymetry");
   // First what sizes the run (the grid, the outputs, the decomposition), to check that it fits
@@ -777,16 +879,22 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   cfg.max_clipped_fraction = d.get_double("numerics.max_clipped_fraction", 1e-3, require_nonnegative());
   cfg.out = read_output(d, deck_path, cfg.grid, cfg.t_end);
   cfg.parallel = read_parallel(d);
+  for (const std::string& name : cfg.pollutants) {
+    const std::string key = pollutant_keys(name).file;
+    if (d.has(key)) rasters.push_back(d.get_path(key));
+  }
   check_run_memory(cfg, d, rasters, opt);
 
   // The initial state of any cell: every cell is checked, this rank's block kept.
   InitialField field = cfg.problem == "files" ? setup_from_files(d, cfg) : setup_problem(cfg.problem, d, cfg);
-  field = apply_spill(d, cfg, std::move(field));
-  cfg.bc = read_boundaries(d, cfg.grid);
+  field = apply_pollutants(d, cfg, std::move(field),
+                           cfg.problem == "files" ? d.get_path("initial.bathymetry") : "the deck's [grid]");
+  cfg.bc = read_boundaries(d, cfg.grid, cfg.pollutants);
   const InitialScan scan = scan_initial(field, cfg);
   check_initial_magnitudes(cfg, d, scan);
   check_step_count(cfg, d, scan);
-  cfg.init = initial_state(field, opt.block ? opt.block(cfg) : Extent{0, cfg.grid.nx, 0, cfg.grid.ny}, scan);
+  cfg.init = initial_state(field, opt.block ? opt.block(cfg) : Extent{0, cfg.grid.nx, 0, cfg.grid.ny},
+                           cfg.pollutants.size(), scan);
   d.check_unused();
   check_output_dir(cfg.out.dir, d, "output.dir");
   // The folders the run fills inside it, where one already exists: a file of that name, or a

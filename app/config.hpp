@@ -17,6 +17,7 @@
 #include "domain.hpp"
 #include "io/vtk.hpp"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -40,10 +41,10 @@ struct BoundaryTypeInfo {
   BcType type;
   std::string description;  // one line, for `shwa info` (inputs/README.md lists the same names)
   /// Reads the type's values of the side or segment whose keys start with `p`
-  /// ("boundary.west", "boundary.west.segments.river") into seg. Null for a type without values,
-  /// which a side takes as its default; a side of a type with values is one segment over its
-  /// whole length.
-  void (*read_values)(io::Deck& d, const std::string& p, BcSegment& seg);
+  /// ("boundary.west", "boundary.west.segments.river") into seg, for a run carrying `pollutants`
+  /// (RunConfig::pollutants). Null for a type without values, which a side takes as its default;
+  /// a side of a type with values is one segment over its whole length.
+  void (*read_values)(io::Deck& d, const std::string& p, const std::vector<std::string>& pollutants, BcSegment& seg);
 };
 
 /// The one list of boundary types, in the order `shwa info` and inputs/README.md list them.
@@ -56,7 +57,8 @@ const BoundaryTypeInfo& boundary_type(BcType type);
 struct InitialCell {
   double H = 0;  // bottom depth below the reference level, positive down [m]
   double h = 0;  // water depth [m]
-  double u = 0, v = 0, c = 0;
+  double u = 0, v = 0;
+  std::array<double, kMaxTracers> c{};  // each pollutant's concentration, in RunConfig::pollutants' order
   double n = -1;  // Manning's n; < 0: the constant physics.manning
 };
 
@@ -74,9 +76,11 @@ struct InitialState {
   Extent block;       // the cells held: [i0, i1) x [j0, j1) in global indices
   std::vector<double> H;  // bottom depth below the reference level, positive down [m]
   std::vector<double> h;  // water depth [m]
-  std::vector<double> u, v, c;
+  std::vector<double> u, v;
+  std::vector<std::vector<double>> c;  // c[p]: pollutant p's concentration
   std::vector<double> n;  // Manning's n per cell; empty: the constant physics.manning
-  double h_max = 0, c_max = 0;  // the greatest depth and concentration of the whole grid
+  double h_max = 0;           // the greatest depth of the whole grid
+  std::vector<double> c_max;  // c_max[p]: pollutant p's greatest concentration over the whole grid
 
   /// Whether the global cell (i, j) is held, and where its values are.
   bool holds(int i, int j) const { return i >= block.i0 && i < block.i1 && j >= block.j0 && j < block.j1; }
@@ -84,6 +88,13 @@ struct InitialState {
     return std::size_t(j - block.j0) * std::size_t(block.nx()) + std::size_t(i - block.i0);
   }
 };
+
+/// The name of a per-pollutant quantity `base` ("c", "cmax", "arrival", "concentration") of
+/// `pollutant` in files, columns and records: `base` itself for the unnamed pollutant of a deck
+/// without [pollutants], else "base_NAME" ("c_oil").
+inline std::string pollutant_field(const std::string& base, const std::string& pollutant) {
+  return pollutant.empty() ? base : base + "_" + pollutant;
+}
 
 /// An exact solution of a built-in problem: depth and velocity at (x, y, t).
 using ExactSolution = std::function<void(double x, double y, double t, double& h, double& u, double& v)>;
@@ -127,6 +138,9 @@ struct RunDefinition {
 struct RunConfig {
   std::string deck_path;
   std::string problem;  // a built-in problem's name, or "files"
+  /// The pollutants, in the solver's tracer order (params.tracers of them): the names of a deck's
+  /// [pollutants.NAME] tables, sorted; {""}, one unnamed pollutant, for a deck without them.
+  std::vector<std::string> pollutants{""};
   Domain grid;        // the whole domain
   SolverParams params;
   Boundaries bc;

@@ -25,15 +25,20 @@
 namespace shwa::app {
 
 /// Per-cell maxima of a run over the block's owned cells, (ny, nx) without ghosts: the greatest
-/// depth, the greatest concentration of a wet cell, and the first time the concentration
-/// exceeded the arrival threshold (-1: not yet).
+/// depth and, for each of the state's tracers, the greatest concentration of a wet cell and the
+/// first time the concentration exceeded the arrival threshold (-1: not yet).
 template <class E>
 struct Maxima {
-  Field<E> hmax, cmax, arrival;
+  Field<E> hmax;
+  Field<E> cmax[kMaxTracers], arrival[kMaxTracers];  // tracer t's for t < ntracers
+  int ntracers = 0;
 
-  explicit Maxima(const Grid& g)
-      : hmax("hmax", g.ny, g.nx), cmax("cmax", g.ny, g.nx), arrival("arrival", g.ny, g.nx) {
-    Kokkos::deep_copy(arrival, Real(-1));
+  Maxima(const Grid& g, int tracers) : hmax("hmax", g.ny, g.nx), ntracers(tracers) {
+    for (int t = 0; t < tracers; ++t) {
+      cmax[t] = Field<E>("cmax", g.ny, g.nx);
+      arrival[t] = Field<E>("arrival", g.ny, g.nx);
+      Kokkos::deep_copy(arrival[t], Real(-1));
+    }
   }
 };
 
@@ -42,6 +47,14 @@ KOKKOS_INLINE_FUNCTION bool unhealthy(Real h, Real qx, Real qy, Real hc) {
   // x - x == 0 is false exactly for NaN and infinities, and works under fast-math flags.
   return !(h - h == Real(0) && qx - qx == Real(0) && qy - qy == Real(0) && hc - hc == Real(0)) ||
          h < Real(0);
+}
+
+/// unhealthy() over every field of cell (j, i) (storage indices) of w.
+template <class E>
+KOKKOS_INLINE_FUNCTION bool unhealthy(const Conserved<E>& w, int j, int i) {
+  bool bad = unhealthy(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc[0](j, i));
+  for (int p = 1; p < w.ntracers; ++p) bad = bad || !(w.hc[p](j, i) - w.hc[p](j, i) == Real(0));
+  return bad;
 }
 
 /// Where this block's state first went bad, kept on the device: the first step count after which
@@ -110,6 +123,25 @@ auto owned_tiles(const Grid& g) {
     return launch_light(TilePolicy<E>(n, kTileX * kTileY));
 }
 
+/// The first owned column i0 and row j0 of the team's tile of owned_tiles (nx owned columns).
+template <class Member>
+KOKKOS_INLINE_FUNCTION void tile_origin(const Member& team, int nx, int& i0, int& j0) {
+  const int ntx = (nx + kTileX - 1) / kTileX;
+  i0 = (team.league_rank() % ntx) * kTileX;
+  j0 = (team.league_rank() / ntx) * kTileY;
+}
+
+/// Calls f(i, j), a thread a cell, for the owned cells (i, j) of the team's tile (of nx x ny).
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void for_tile_cells(const Member& team, int nx, int ny, const F& f) {
+  int i0, j0;
+  tile_origin(team, nx, i0, j0);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
+    const int i = i0 + k % kTileX, j = j0 + k / kTileX;
+    if (i < nx && j < ny) f(i, j);
+  });
+}
+
 /// The host body of update_maxima (one thread a tile): each row of the tile is cut into runs of
 /// cells whose QuietMap squares are active, and each run is folded by a loop the compiler
 /// vectorizes, with the device body's operations, so the maxima are the same bits; the cells of
@@ -121,11 +153,11 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
   const Real time = Real(t);
   const unsigned long long s = static_cast<unsigned long long>(step);
   const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
-  const auto hmax = m.hmax, cmax = m.cmax, arrival = m.arrival;
+  const auto hmax = m.hmax, cmax = m.cmax[0], arrival = m.arrival[0];
   constexpr int K = QuietMap<E>::kCells;
   Kokkos::parallel_for("shwa::maxima", owned_tiles<E>(g), [=](const typename TilePolicy<E>::member_type& team) {
-    const int ntx = (nx + kTileX - 1) / kTileX;
-    const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
+    int i0, j0;
+    tile_origin(team, nx, i0, j0);
     const int i1 = i0 + kTileX < nx ? i0 + kTileX : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
     for (int j = j0; j < j1; ++j) {
       const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
@@ -158,9 +190,22 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
           cx[i] = c > cx[i] ? c : cx[i];
           ar[i] = (ar[i] < Real(0)) & (c > threshold) ? time : ar[i];
         }
+        for (int p = 1; p < w.ntracers; ++p) {  // the other tracers' maps, one loop each
+          const Real* tm = &w.hc[p](j + ng, ng);
+          Real *tx = &m.cmax[p](j, 0), *ta = &m.arrival[p](j, 0);
+          SHWA_SIMD_OR(bad)
+          for (int i = a; i < b; ++i) {
+            const Real dep = d[i], mass = tm[i];
+            bad |= int(!(mass - mass == Real(0)));
+            const bool holds = dep >= kMinDepthForC;
+            const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
+            tx[i] = c > tx[i] ? c : tx[i];
+            ta[i] = (ta[i] < Real(0)) & (c > threshold) ? time : ta[i];
+          }
+        }
         if (bad)
           for (int i = a; i < b; ++i)
-            if (unhealthy(d[i], u[i], v[i], cm[i]))
+            if (unhealthy(w, j + ng, i + ng))
               health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
                                     static_cast<unsigned long long>(i));
         a = b;
@@ -188,27 +233,33 @@ void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, dou
   const double t_now = t;
   const unsigned long long s = static_cast<unsigned long long>(step);
   const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
-  const auto hmax = m.hmax, cmax = m.cmax, arrival = m.arrival;
+  const auto hmax = m.hmax, cmax = m.cmax[0], arrival = m.arrival[0];
+  const Conserved<E> state = w;
+  const Maxima<E> maps = m;
   const QuietMap<E> q = quiet;
   constexpr int K = QuietMap<E>::kCells;
   const int ny = g.ny;
   Kokkos::parallel_for(
       "shwa::maxima", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
-        const int ntx = (nx + kTileX - 1) / kTileX;
-        const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
-          const int i = i0 + k % kTileX, j = j0 + k / kTileX;
-          if (i >= nx || j >= ny) return;
+        for_tile_cells(team, nx, ny, [&](const int i, const int j) {
           if (q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch) return;
           const Real d = h(j + ng, i + ng), c_mass = hc(j + ng, i + ng);
-          if (unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass))
-            health.mark(s, t_now, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
-                                      static_cast<unsigned long long>(i));
+          bool bad = unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass);
           if (d > hmax(j, i)) hmax(j, i) = d;
           // The concentration of every output (outputs.hpp): films below eps_h carry theirs.
           const Real c = d >= kMinDepthForC ? c_mass / d : Real(0);
           if (c > cmax(j, i)) cmax(j, i) = c;
           if (arrival(j, i) < Real(0) && c > threshold) arrival(j, i) = time;
+          for (int p = 1; p < state.ntracers; ++p) {  // the other tracers' maps
+            const Real mass = state.hc[p](j + ng, i + ng);
+            bad = bad || !(mass - mass == Real(0));
+            const Real cp = d >= kMinDepthForC ? mass / d : Real(0);
+            if (cp > maps.cmax[p](j, i)) maps.cmax[p](j, i) = cp;
+            if (maps.arrival[p](j, i) < Real(0) && cp > threshold) maps.arrival[p](j, i) = time;
+          }
+          if (bad)
+            health.mark(s, t_now, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
+                                      static_cast<unsigned long long>(i));
         });
       });
 }
@@ -219,47 +270,41 @@ template <class E>
 void record_health(const Conserved<E>& w, const Grid& g, double t, long step, const HealthRecord<E>& health) {
   const int ng = g.ng, nx = g.nx, ny = g.ny;
   const unsigned long long s = static_cast<unsigned long long>(step);
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
+  const Conserved<E> state = w;
   Kokkos::parallel_for(
       "shwa::health", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
-        const int ntx = (nx + kTileX - 1) / kTileX;
-        const int i0 = (team.league_rank() % ntx) * kTileX, j0 = (team.league_rank() / ntx) * kTileY;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
-          const int i = i0 + k % kTileX, j = j0 + k / kTileX;
-          if (i >= nx || j >= ny) return;
-          if (unhealthy(h(j + ng, i + ng), qx(j + ng, i + ng), qy(j + ng, i + ng), hc(j + ng, i + ng)))
+        for_tile_cells(team, nx, ny, [&](const int i, const int j) {
+          if (unhealthy(state, j + ng, i + ng))
             health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
                                   static_cast<unsigned long long>(i));
         });
       });
 }
 
-/// Row `row` of a gauge buffer: (h, qx, qy, hc) of the n cells (cells(2k), cells(2k+1)) (owned
-/// indices) of w.
+/// Row `row` of a gauge buffer: the fields of w (h, qx, qy, then each tracer's hc) of the n cells
+/// (cells(2k), cells(2k+1)) (owned indices), w.size() values a cell.
 template <class E>
 void sample_cells(const Conserved<E>& w, const Kokkos::View<int*, typename E::memory_space>& cells,
                   const Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space>& values, int row, int ng,
                   int n) {
   Kokkos::parallel_for(
       "shwa::gauge_row", Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int k) {
-        const int i = cells(2 * k) + ng, j = cells(2 * k + 1) + ng;
-        values(row, 4 * k) = w.h(j, i);
-        values(row, 4 * k + 1) = w.qx(j, i);
-        values(row, 4 * k + 2) = w.qy(j, i);
-        values(row, 4 * k + 3) = w.hc[0](j, i);
+        const int i = cells(2 * k) + ng, j = cells(2 * k + 1) + ng, nf = w.size();
+        for (int f = 0; f < nf; ++f) values(row, nf * k + f) = w[f](j, i);
       });
 }
 
-/// Samples (h, qx, qy, hc) of a few owned cells into a device buffer, one row per sample, and
-/// hands the rows to the host only when asked (take). cells[2k], cells[2k+1] = (i, j) of cell k in
-/// owned indices; a row holds 4 values a cell. The sample times stay on the host, which knows them.
+/// Samples the conserved fields of a few owned cells into a device buffer, one row per sample,
+/// and hands the rows to the host only when asked (take). cells[2k], cells[2k+1] = (i, j) of cell k
+/// in owned indices; a row holds `fields` values a cell (Conserved::size()). The sample times stay
+/// on the host, which knows them.
 template <class E>
 class GaugeBuffer {
  public:
   GaugeBuffer() = default;
-  GaugeBuffer(const Grid& g, const std::vector<int>& cells, int capacity)
-      : ng_(g.ng), n_(int(cells.size() / 2)), capacity_(capacity), cells_("gauge_cells", cells.size()),
-        values_("gauge_values", std::size_t(capacity), 4 * std::size_t(n_)) {
+  GaugeBuffer(const Grid& g, const std::vector<int>& cells, int fields, int capacity)
+      : ng_(g.ng), n_(int(cells.size() / 2)), fields_(fields), capacity_(capacity), cells_("gauge_cells", cells.size()),
+        values_("gauge_values", std::size_t(capacity), std::size_t(fields) * std::size_t(n_)) {
     auto host = Kokkos::create_mirror_view(cells_);
     for (std::size_t k = 0; k < cells.size(); ++k) host(k) = cells[k];
     Kokkos::deep_copy(cells_, host);
@@ -278,10 +323,10 @@ class GaugeBuffer {
     if (n_ > 0) sample_cells(w, cells_, values_, row, ng_, n_);
   }
 
-  /// The rows recorded since the last take, on the host: times[r] and values[r * 4n + 4k + q].
-  /// Empties the buffer.
+  /// The rows recorded since the last take, on the host: times[r] and values[(r * n + k) * fields +
+  /// q], field q of cell k. Empties the buffer.
   std::pair<std::vector<double>, std::vector<double>> take() {
-    const std::size_t rows = times_.size(), width = 4 * std::size_t(n_);
+    const std::size_t rows = times_.size(), width = std::size_t(fields_) * std::size_t(n_);
     std::vector<double> out(rows * width);
     if (rows > 0 && width > 0) {
       const auto used = Kokkos::make_pair(std::size_t(0), rows);
@@ -296,9 +341,9 @@ class GaugeBuffer {
   }
 
  private:
-  int ng_ = 1, n_ = 0, capacity_ = 0;
+  int ng_ = 1, n_ = 0, fields_ = 0, capacity_ = 0;
   Kokkos::View<int*, typename E::memory_space> cells_;
-  Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space> values_;  // (row, 4 * cell + q)
+  Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space> values_;  // (row, fields * cell + q)
   HostMirror<Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space>> host_values_;
   std::vector<double> times_;
 };

@@ -1,5 +1,5 @@
 // shwa/app/output_asc.cpp — ESRI ASCII grids for GIS tools: asc/FIELD_NNNN.asc at each output
-// time, maxima/{hmax,cmax,arrival}.asc at the end. Dry cells of eta and cells the pollutant never
+// time, maxima/{hmax,cmax,arrival}.asc at the end (cmax_NAME, arrival_NAME a named pollutant). Dry cells of eta and cells the pollutant never
 // reached (arrival) are NODATA.
 #include "outputs.hpp"
 
@@ -13,7 +13,8 @@ namespace {
 
 class AscOutput final : public OutputFormat {
  public:
-  explicit AscOutput(const RunConfig& cfg) : dir_(cfg.out.dir), fields_(cfg.out.fields) {}
+  explicit AscOutput(const RunConfig& cfg)
+      : dir_(cfg.out.dir), fields_(run_field_names(cfg.out.fields, cfg.pollutants)), maxima_(maxima_names(cfg.pollutants)) {}
 
   void write(const Frame& f) override {
     if (!f.root()) return;
@@ -24,7 +25,7 @@ class AscOutput final : public OutputFormat {
   void write_maxima(const Frame& f) override {
     if (!f.root()) return;
     std::filesystem::create_directories(dir_ + "/maxima");
-    for (const char* name : {"hmax", "cmax", "arrival"}) put(dir_ + "/maxima/" + name + ".asc", f, name);
+    for (const std::string& name : maxima_) put(dir_ + "/maxima/" + name + ".asc", f, name);
   }
 
  private:
@@ -36,7 +37,7 @@ class AscOutput final : public OutputFormat {
   }
 
   std::string dir_;
-  std::vector<std::string> fields_;
+  std::vector<std::string> fields_, maxima_;
 };
 
 }  // namespace

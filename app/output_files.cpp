@@ -29,11 +29,13 @@ struct Folder {
   const char* name;
   const char* pattern;
 };
+// (_[A-Za-z][A-Za-z0-9_]*)?: a named pollutant's fields carry its name (pollutant_field).
 const Folder kFolders[] = {
     {"vtk", R"((shwa_[0-9]{4,}|maxima)(_r[0-9]{4,})?\.(vti|pvti))"},
-    {"asc", R"((h|eta|u|v|c)_[0-9]{4,}\.asc)"},
-    {"maxima", R"((hmax|cmax|arrival)\.asc)"},
-    {"png", R"(((depth|concentration)_([0-9]{4,}|animation)|hmax|cmax|arrival)\.png)"},
+    {"asc", R"((h|eta|u|v|c(_[A-Za-z][A-Za-z0-9_]*)?)_[0-9]{4,}\.asc)"},
+    {"maxima", R"((hmax|(cmax|arrival)(_[A-Za-z][A-Za-z0-9_]*)?)\.asc)"},
+    {"png",
+     R"(((depth|concentration(_[A-Za-z][A-Za-z0-9_]*)?)_([0-9]{4,}|animation)|hmax|(cmax|arrival)(_[A-Za-z][A-Za-z0-9_]*)?)\.png)"},
     {"checkpoints", R"(checkpoint_[0-9]+\.shck)"},
 };
 /// The files a run writes in the output directory itself.
@@ -329,9 +331,13 @@ void check_resumable_outputs(const RunConfig& cfg, const io::Checkpoint& c, cons
       if (cfg.out.has_format("asc") && written_before("asc"))
         for (const std::string& f : cfg.out.fields)
           if (std::find(fields.begin(), fields.end(), f) != fields.end())
-            check_whole(dir + "/asc/" + f + "_" + tag + ".asc");
-      if (cfg.out.has_format("png") && written_before("png"))
-        for (const char* f : {"depth_", "concentration_"}) check_whole(dir + "/png/" + f + tag + ".png");
+            for (const std::string& name : run_field_names({f}, cfg.pollutants))
+              check_whole(dir + "/asc/" + name + "_" + tag + ".asc");
+      if (cfg.out.has_format("png") && written_before("png")) {
+        check_whole(dir + "/png/depth_" + tag + ".png");
+        for (const std::string& p : cfg.pollutants)
+          check_whole(dir + "/png/" + pollutant_field("concentration", p) + "_" + tag + ".png");
+      }
     }
   }
 }

@@ -12,13 +12,19 @@ io::NetcdfLayout layout(const RunConfig& cfg) {
   io::NetcdfLayout l;
   l.grid = cfg.grid;
   l.type = io::ScalarType::float64;
-  for (const std::string& name : cfg.out.fields) {
-    const OutputFieldInfo& f = output_field(name);
-    l.fields.push_back(io::VariableInfo{f.name, f.units, f.long_name, f.standard_name});
-  }
+  for (const RunField& f : run_fields(cfg.out.fields, cfg.pollutants))
+    l.fields.push_back(io::VariableInfo{f.name, f.info->units, f.long_name, f.info->standard_name});
   l.static_fields.push_back(io::describe_field("H"));
-  if (cfg.out.maxima)
-    for (const char* f : {"hmax", "cmax", "arrival"}) l.static_fields.push_back(io::describe_field(f));
+  if (cfg.out.maxima) {
+    l.static_fields.push_back(io::describe_field("hmax"));
+    for (const char* base : {"cmax", "arrival"})
+      for (const std::string& p : cfg.pollutants) {
+        io::VariableInfo v = io::describe_field(base);
+        v.name = pollutant_field(base, p);
+        if (!p.empty()) v.long_name += " (" + p + ")";
+        l.static_fields.push_back(v);
+      }
+  }
   l.attributes = {{"title", "shwa shallow-water + pollutant run"}, {"source", "shwa " SHWA_VERSION},
                   {"problem", cfg.problem}};
   return l;
@@ -28,7 +34,7 @@ class NetcdfOutput final : public OutputFormat {
  public:
   // Only the root rank holds the file (it writes gathered fields).
   NetcdfOutput(const RunConfig& cfg, ResumeFrom resume, const std::vector<double>& H, bool root)
-      : fields_(cfg.out.fields) {
+      : fields_(run_field_names(cfg.out.fields, cfg.pollutants)), maxima_(maxima_names(cfg.pollutants)) {
     if (!root) return;
     const std::string path = cfg.out.dir + "/shwa.nc";
     writer_ = std::make_unique<io::NetcdfWriter>(resume ? io::NetcdfWriter::resume(path, layout(cfg), *resume)
@@ -45,7 +51,7 @@ class NetcdfOutput final : public OutputFormat {
 
   void write_maxima(const Frame& f) override {
     if (!writer_) return;
-    for (const char* n : {"hmax", "cmax", "arrival"}) writer_->write_static(io::FieldRef(n, f.global.at(n).data()));
+    for (const std::string& n : maxima_) writer_->write_static(io::FieldRef(n, f.global.at(n).data()));
   }
 
   void finish() override {
@@ -53,7 +59,7 @@ class NetcdfOutput final : public OutputFormat {
   }
 
  private:
-  std::vector<std::string> fields_;
+  std::vector<std::string> fields_, maxima_;
   std::unique_ptr<io::NetcdfWriter> writer_;
 };
 

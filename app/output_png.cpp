@@ -1,9 +1,10 @@
 // shwa/app/output_png.cpp — PNG quicklooks: png/depth_NNNN.png and png/concentration_NNNN.png at
-// each output time, png/{hmax,cmax,arrival}.png at the end. Dry cells are transparent. The colour
+// each output time, png/{hmax,cmax,arrival}.png at the end (concentration_NAME_NNNN.png,
+// cmax_NAME.png, arrival_NAME.png for each named pollutant). Dry cells are transparent. The colour
 // scales are fixed for the whole run (from the deck, or the initial state), so frames compare.
 // Below each map, a legend (io::PngLegend): the field and its colour bar, the time, a scale bar.
 // At the end of a run that went well, each field's frames become an animation,
-// png/{depth,concentration}_animation.png (APNG, io/apng.hpp; output.png_animation), made from the
+// png/{depth,concentration}_animation.png (APNG, concentration_NAME_animation.png a named pollutant; io/apng.hpp; output.png_animation), made from the
 // frames on disk so that a restarted run's animation holds the frames of the runs before it too.
 #include "outputs.hpp"
 
@@ -23,11 +24,14 @@ class PngOutput final : public OutputFormat {
  public:
   PngOutput(const RunConfig& cfg, bool root)
       : dir_(cfg.out.dir + "/png"), root_(root), animation_(cfg.out.png_animation), frames_(cfg.out.times.size()),
-        eps_h_(cfg.params.eps_h), t_end_(cfg.t_end), scale_(cfg.out.png_scale), threshold_(cfg.out.arrival_threshold) {
+        eps_h_(cfg.params.eps_h), t_end_(cfg.t_end), scale_(cfg.out.png_scale), threshold_(cfg.out.arrival_threshold),
+        pollutants_(cfg.pollutants) {
     depth_max_ = cfg.out.png_depth_max > 0 ? cfg.out.png_depth_max : cfg.init.h_max;
-    c_max_ = cfg.out.png_c_max > 0 ? cfg.out.png_c_max : cfg.init.c_max;
     if (!(depth_max_ > 0)) depth_max_ = 1;
-    if (!(c_max_ > 0)) c_max_ = 1;
+    for (std::size_t p = 0; p < pollutants_.size(); ++p) {
+      const double top = cfg.out.png_c_max > 0 ? cfg.out.png_c_max : cfg.init.c_max.at(p);
+      c_max_.push_back(top > 0 ? top : 1);
+    }
     // Every frame's legend has room for the longest time stamp of the run, so that the frames
     // have one size (an animation's canvas).
     for (const double t : cfg.out.times) stamp_room_ = std::max(stamp_room_, io::legend_time(t).size());
@@ -38,14 +42,16 @@ class PngOutput final : public OutputFormat {
     const std::vector<double>& h = f.global.at("h");
     std::vector<double> depth(h.size()), c(h.size());
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const std::vector<double>& conc = f.global.at("c");
-    for (std::size_t k = 0; k < h.size(); ++k) {
-      depth[k] = h[k] >= eps_h_ ? h[k] : nan;
-      c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
-    }
+    for (std::size_t k = 0; k < h.size(); ++k) depth[k] = h[k] >= eps_h_ ? h[k] : nan;
     const std::string tag = frame_tag(f.index), stamp = io::legend_time(f.time);
     put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp, stamp_room_);
-    put("concentration_" + tag, f.grid, c, c_max_, "concentration", stamp, stamp_room_);
+    for (std::size_t p = 0; p < pollutants_.size(); ++p) {
+      const std::vector<double>& conc = f.global.at(pollutant_field("c", pollutants_[p]));
+      for (std::size_t k = 0; k < h.size(); ++k)
+        c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
+      put(pollutant_field("concentration", pollutants_[p]) + "_" + tag, f.grid, c, c_max_[p],
+          title("concentration", pollutants_[p]), stamp, stamp_room_);
+    }
   }
 
   void write_maxima(const Frame& f) override {
@@ -55,16 +61,22 @@ class PngOutput final : public OutputFormat {
       if (x < eps_h_) x = std::numeric_limits<double>::quiet_NaN();  // never wet
     const std::string until = "up to " + io::legend_time(f.time);
     put("hmax", f.grid, hmax, depth_max_, "max depth (m)", until);
-    put("cmax", f.grid, f.global.at("cmax"), c_max_, "max concentration", until);
-    put("arrival", f.grid, f.global.at("arrival"), t_end_, "arrival (s)",
-        "c > " + io::legend_number(threshold_) + ", " + until);
+    for (std::size_t p = 0; p < pollutants_.size(); ++p) {
+      const std::string& name = pollutants_[p];
+      put(pollutant_field("cmax", name), f.grid, f.global.at(pollutant_field("cmax", name)), c_max_[p],
+          title("max concentration", name), until);
+      put(pollutant_field("arrival", name), f.grid, f.global.at(pollutant_field("arrival", name)), t_end_,
+          title("arrival (s)", name), "c > " + io::legend_number(threshold_) + ", " + until);
+    }
   }
 
   // The frames of the run's output times that png/ holds, in order: those of this run and, after
   // a restart, of the runs before it (a format added on a restart has none before it).
   void finish() override {
     if (!root_ || !animation_) return;
-    for (const char* field : {"depth", "concentration"}) {
+    std::vector<std::string> fields{"depth"};
+    for (const std::string& p : pollutants_) fields.push_back(pollutant_field("concentration", p));
+    for (const std::string& field : fields) {
       std::vector<std::string> frames;
       for (std::size_t k = 0; k < frames_; ++k) {
         const std::string frame = dir_ + "/" + field + "_" + frame_tag(int(k)) + ".png";
@@ -98,7 +110,14 @@ class PngOutput final : public OutputFormat {
   double eps_h_, t_end_;
   int scale_;
   double threshold_;
-  double depth_max_ = 1, c_max_ = 1;
+  std::vector<std::string> pollutants_;
+  double depth_max_ = 1;
+  std::vector<double> c_max_;  // each pollutant's colour scale top
+
+  /// A legend's title: `what`, and the pollutant's name where it has one.
+  static std::string title(const std::string& what, const std::string& pollutant) {
+    return pollutant.empty() ? what : pollutant + " " + what;
+  }
 };
 
 }  // namespace

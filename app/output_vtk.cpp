@@ -13,7 +13,8 @@ class VtkOutput final : public OutputFormat {
  public:
   VtkOutput(const RunConfig& cfg, ResumeFrom resume)
       : dir_(cfg.out.dir),
-        fields_(cfg.out.fields),
+        fields_(run_field_names(cfg.out.fields, cfg.pollutants)),
+        maxima_(maxima_names(cfg.pollutants)),
         pvd_(resume ? io::PvdCollection::resume(dir_ + "/shwa.pvd", *resume) : io::PvdCollection(dir_ + "/shwa.pvd")) {}
 
   void write(const Frame& f) override {
@@ -21,7 +22,7 @@ class VtkOutput final : public OutputFormat {
     if (f.root()) pvd_.add(f.time, file);
   }
 
-  void write_maxima(const Frame& f) override { put("maxima", f, {"hmax", "cmax", "arrival"}); }
+  void write_maxima(const Frame& f) override { put("maxima", f, maxima_); }
 
  private:
   // Writes this rank's piece (and the root the .pvti header); returns the file the .pvd lists.
@@ -44,7 +45,7 @@ class VtkOutput final : public OutputFormat {
   }
 
   std::string dir_;
-  std::vector<std::string> fields_;
+  std::vector<std::string> fields_, maxima_;
   io::PvdCollection pvd_;
 };
 

@@ -23,7 +23,7 @@ const std::vector<OutputFieldInfo>& output_fields() {
       {"v", "depth-averaged velocity in y, qy / h [m/s]; 0 where dry", "m s-1", "depth-averaged velocity in y",
        "sea_water_y_velocity", [](const CellValues& c) { return c.h >= c.eps_h ? c.qy / c.h : 0.0; }},
       {"c", "pollutant concentration, hc / h wherever the cell holds water (films below eps_h too); 0 without water",
-       "1", "pollutant concentration", "", [](const CellValues& c) { return concentration(c.h, c.hc); }},
+       "1", "pollutant concentration", "", [](const CellValues& c) { return concentration(c.h, c.hc); }, true},
   };
   return table;
 }
@@ -40,14 +40,46 @@ const OutputFieldInfo& output_field(const std::string& name) {
   throw std::logic_error("unknown output field " + name);
 }
 
+std::vector<RunField> run_fields(const std::vector<std::string>& names, const std::vector<std::string>& pollutants) {
+  std::vector<RunField> out;
+  for (const std::string& name : names) {
+    const OutputFieldInfo& info = output_field(name);
+    if (!info.per_pollutant) {
+      out.push_back(RunField{name, &info, -1, info.long_name});
+      continue;
+    }
+    for (std::size_t p = 0; p < pollutants.size(); ++p)
+      out.push_back(RunField{pollutant_field(name, pollutants[p]), &info, int(p),
+                             info.long_name + (pollutants[p].empty() ? "" : " (" + pollutants[p] + ")")});
+  }
+  return out;
+}
+
+std::vector<std::string> run_field_names(const std::vector<std::string>& names,
+                                         const std::vector<std::string>& pollutants) {
+  std::vector<std::string> out;
+  for (const RunField& f : run_fields(names, pollutants)) out.push_back(f.name);
+  return out;
+}
+
+std::vector<std::string> maxima_names(const std::vector<std::string>& pollutants) {
+  std::vector<std::string> out{"hmax"};
+  for (const std::string& p : pollutants) out.push_back(pollutant_field("cmax", p));
+  for (const std::string& p : pollutants) out.push_back(pollutant_field("arrival", p));
+  return out;
+}
+
 FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
-                        const std::vector<double>& hc, const std::vector<double>& H, double eps_h) {
+                        const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
+                        const std::vector<std::string>& pollutants) {
   const std::size_t n = h.size();
   FieldMap f;
-  for (const OutputFieldInfo& info : output_fields()) {
-    std::vector<double>& out = f[info.name];
+  for (const RunField& field : run_fields(output_field_names(), pollutants)) {
+    const std::vector<double>& c = hc[std::size_t(std::max(field.pollutant, 0))];
+    std::vector<double>& out = f[field.name];
     out.resize(n);
-    for (std::size_t k = 0; k < n; ++k) out[k] = info.value(CellValues{h[k], qx[k], qy[k], hc[k], H[k], eps_h});
+    for (std::size_t k = 0; k < n; ++k)
+      out[k] = field.info->value(CellValues{h[k], qx[k], qy[k], c[k], H[k], eps_h});
   }
   return f;
 }

@@ -45,7 +45,7 @@ inline double concentration(double h, double hc) { return h >= double(kMinDepthF
 /// What an output field of a cell is computed from: the conserved values, the bottom and the
 /// depth below which the cell is dry.
 struct CellValues {
-  double h, qx, qy, hc;  // water depth, discharges, pollutant mass per area
+  double h, qx, qy, hc;  // water depth, discharges, one pollutant's mass per area
   double H;              // bottom depth below the reference level
   double eps_h;          // dry below this depth
 };
@@ -56,6 +56,7 @@ struct OutputFieldInfo {
   std::string description;  // one line, for `shwa info` (inputs/README.md lists the same names)
   std::string units, long_name, standard_name;  // NetCDF's CF attributes ("" where no name fits)
   double (*value)(const CellValues& cell);       // the field's value in one cell
+  bool per_pollutant = false;  // one field a pollutant, named pollutant_field(name, pollutant)
 };
 
 /// The one list of output fields, in the order of output.fields' default and of gauges.csv's
@@ -70,17 +71,39 @@ std::vector<std::string> output_field_names();
 /// check refuses it first).
 const OutputFieldInfo& output_field(const std::string& name);
 
-/// Every field of output_fields() over cells from the conserved ones (row-major arrays of one
-/// size).
+/// A field as a run's files name it: an entry of output_fields() and, for a per-pollutant entry,
+/// the pollutant it shows.
+struct RunField {
+  std::string name;  // "h", "c", "c_oil" (pollutant_field)
+  const OutputFieldInfo* info = nullptr;
+  int pollutant = -1;        // the index in RunConfig::pollutants of a per-pollutant field
+  std::string long_name;     // info's, with " (NAME)" for a named pollutant's field
+};
+
+/// The fields `names` (of output_fields()) as a run carrying `pollutants` (RunConfig::pollutants)
+/// writes them: a per-pollutant field once a pollutant, in the pollutants' order.
+std::vector<RunField> run_fields(const std::vector<std::string>& names, const std::vector<std::string>& pollutants);
+
+/// The names of run_fields(names, pollutants), in order.
+std::vector<std::string> run_field_names(const std::vector<std::string>& names,
+                                         const std::vector<std::string>& pollutants);
+
+/// The maxima maps of a run carrying `pollutants`: hmax, then each pollutant's cmax and arrival
+/// (pollutant_field).
+std::vector<std::string> maxima_names(const std::vector<std::string>& pollutants);
+
+/// Every field of run_fields(output_field_names(), pollutants) over cells from the conserved ones
+/// (row-major arrays of one size; hc[p] is pollutant p's mass per area).
 FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
-                        const std::vector<double>& hc, const std::vector<double>& H, double eps_h);
+                        const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
+                        const std::vector<std::string>& pollutants);
 
 class OutputFormat {
  public:
   virtual ~OutputFormat() = default;
   /// The state at output time frame.index.
   virtual void write(const Frame& frame) = 0;
-  /// The maxima maps (fields hmax, cmax, arrival; arrival NaN where the pollutant never came).
+  /// The maxima maps (the fields maxima_names() lists; arrival NaN where the pollutant never came).
   virtual void write_maxima(const Frame& frame) = 0;
   /// The run ended well: close files, reporting any error.
   virtual void finish() {}

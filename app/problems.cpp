@@ -110,22 +110,17 @@ InitialField thacker(Deck& d, RunConfig& cfg) {
   });
 }
 
+/// The pollutant's background (initial.concentration) and spill are any run's (config.cpp).
 InitialField pollutant_patch(Deck& d, RunConfig& cfg) {
   const double depth = d.get_double("initial.depth", 1.0, require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double u0 = d.get_double("initial.u", 0.0), v0 = d.get_double("initial.v", 0.0);
-  const double c0 = d.get_double("initial.concentration", 0.0, require_nonnegative());
   cfg.exact = [=](double, double, double, double& h, double& u, double& v) { h = depth, u = u0, v = v0; };
-  InitialField field = cells(cfg.grid, [=](double, double, double& H, double& h, double& u, double& v) {
+  return cells(cfg.grid, [=](double, double, double& H, double& h, double& u, double& v) {
     H = depth;
     h = depth;
     u = u0;
     v = v0;
   });
-  field.at = [at = field.at, c0](int i, int j, InitialCell& c) {
-    at(i, j, c);
-    c.c = c0;
-  };
-  return field;
 }
 
 }  // namespace

@@ -34,18 +34,20 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   const U bx = (U(m.nx) + U(m.px) - 1) / U(m.px), by = (U(m.ny) + U(m.py) - 1) / U(m.py);
   const U B = bx * by, P = (bx + 2 * k) * (by + 2 * k);
   const U man = m.manning_field ? 1 : 0;
+  const U t = U(m.tracers), F = 3 + t;  // the conserved fields: h, qx, qy, one hc a tracer
+  const U maps = m.maxima ? 1 + 2 * t : 0;  // hmax, each tracer's cmax and arrival
 
-  // Device: the solver's two states (4 fields each), H, g n^2 and the n it comes from; the
-  // QuietMap (an int per 8 x 8 cells); diagnostics (2 packed copies) and maxima (3 maps) of the
-  // owned cells; the gauge buffer; the halo buffers (send and receive, 4 fields, k layers
+  // Device: the solver's two states (F fields each), H, g n^2 and the n it comes from; the
+  // QuietMap (an int per 8 x 8 cells); diagnostics (2 packed copies) and the maxima maps of the
+  // owned cells; the gauge buffer; the halo buffers (send and receive, F fields, k layers
   // around the block; on the host too where they are staged).
-  U device = r * P * (9 + 2 * man) + 4 * ((by + 2 * k + 7) / 8) * ((bx + 2 * k + 7) / 8) + 5 * r * B +
-             kGaugeRows * 4 * U(m.gauges) * r;
-  if (m.px * m.py > 1) device += 2 * 4 * r * k * (2 * (bx + by) + 4 * k);
+  U device = r * P * (2 * F + 1 + 2 * man) + 4 * ((by + 2 * k + 7) / 8) * ((bx + 2 * k + 7) / 8) +
+             (2 + 1 + 2 * t) * r * B + kGaugeRows * F * U(m.gauges) * r;
+  if (m.px * m.py > 1) device += 2 * F * r * k * (2 * (bx + by) + 4 * k);
   device += kDeviceAllowance;
 
   // Host, by phase: what lives through the run, plus each phase's own.
-  const U init = D * B * (5 + man);  // the initial state of the rank's block
+  const U init = D * B * (4 + t + man);  // the initial state of the rank's block: H, h, u, v, c
   const U mirror = m.device_is_host ? 0 : r * P;  // a host copy of one padded field
   // Reading the rasters: the values of each stay (whole grid) while the next one's text is read,
   // and while the block's initial state is built from them.
@@ -53,23 +55,23 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   const U run = init + (m.root ? D * N : 0);  // the root keeps the gathered bathymetry
   // Set-up: the Manning values of the padded block, the mirrors of the fields set, the gather
   // of the bathymetry.
-  const U setup = run + D * P + mirror * (5 + man) + D * B + (m.root ? D * N : 0);
-  // An output: the block's conserved fields and its 5 derived ones, on the root the 5 derived
-  // fields of the whole grid and a gather's buffer, and the writers' copies.
+  const U setup = run + D * P + mirror * (F + 1 + man) + D * B + (m.root ? D * N : 0);
+  // An output: the block's conserved fields, its bottom and its 4 + t derived ones, on the root
+  // the derived fields of the whole grid and a gather's buffer, and the writers' copies.
   U writer = 0;
   if (m.root && m.asc) writer = std::max(writer, D * N);
   if (m.root && m.png) writer = std::max(writer, 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale));
-  const U frame = run + 10 * D * B + mirror + (m.root ? 6 * D * N + writer : 0);
+  const U frame = run + (F + 1 + 4 + t) * D * B + mirror + (m.root ? (4 + t + 1) * D * N + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
   // one being gathered, a gather's buffer, the gathered doubles and their copy.
-  const U arrays = 4 + (m.maxima ? 3 : 0);
+  const U arrays = F + maps;
   const U checkpoint = run + D * B + mirror + (m.root ? arrays * r * N + 3 * D * N : 0);
   // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from
   // doubles of the whole grid.
   const U restart = m.restart ? run + D * B + mirror + (m.root ? 2 * arrays * r * N + 2 * D * N : 0) : 0;
-  U host = std::max({load, setup, frame, checkpoint, restart}) + kGaugeRows * 4 * U(m.gauges) * r + kProgramAllowance;
+  U host = std::max({load, setup, frame, checkpoint, restart}) + kGaugeRows * F * U(m.gauges) * r + kProgramAllowance;
   if (m.device_is_host) return {host + device, 0};
-  if (m.px * m.py > 1) host += 2 * 4 * r * k * (2 * (bx + by) + 4 * k);  // staged halo buffers
+  if (m.px * m.py > 1) host += 2 * F * r * k * (2 * (bx + by) + 4 * k);  // staged halo buffers
   return {host, device};
 }
 

@@ -38,6 +38,7 @@ struct MemoryModel {
   int rasters = 0;              // rasters the initial state reads (ESRI ASCII, read whole)
   std::uint64_t largest_raster_bytes = 0;
   bool manning_field = false;   // a Manning raster: a sixth initial field, g n^2 on the device
+  int tracers = 1;              // pollutants: one conserved field, maxima maps and output field each
   bool maxima = true;           // output.maxima: 3 more arrays in checkpoints
   bool asc = false, png = false;  // writers that copy whole fields on the root
   int png_scale = 1;

@@ -23,7 +23,7 @@ std::string RunOutputs::check_before_writing() {
     checkpoint = latest_checkpoint(cfg_.out.dir);
     const io::Checkpoint c = io::read_checkpoint(checkpoint);
     check_restart(c, checkpoint, cfg_, definition_);
-    check_resumable_outputs(cfg_, c, checkpoint, output_field_names());
+    check_resumable_outputs(cfg_, c, checkpoint, run_field_names(output_field_names(), cfg_.pollutants));
   });
   return checkpoint;
 }
@@ -56,7 +56,7 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
   });
   coll_.collectively([&] {
     formats_ = make_outputs(cfg_, resume, H_global);
-    const std::vector<std::string> columns = output_field_names();
+    const std::vector<std::string> columns = run_field_names(output_field_names(), cfg_.pollutants);
     if (coll_.root() && !out.gauges.empty())
       gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, columns, *resume)
                              : io::GaugeWriter(out.dir + "/gauges.csv", out.gauges, columns));
@@ -83,8 +83,8 @@ void RunOutputs::finish() {
 
 void RunOutputs::write_gauges(const std::vector<double>& times, const std::vector<double>& raw,
                               const std::vector<bool>& here) {
-  const std::vector<OutputFieldInfo>& fields = output_fields();
-  const std::size_t n = cfg_.out.gauges.size(), q = fields.size();
+  const std::vector<RunField> fields = run_fields(output_field_names(), cfg_.pollutants);
+  const std::size_t n = cfg_.out.gauges.size(), q = fields.size(), nf = 3 + cfg_.pollutants.size();
   const Domain& g = cfg_.grid;
   std::vector<double> rows(times.size() * n * q);
   for (std::size_t r = 0; r < times.size(); ++r)
@@ -95,13 +95,16 @@ void RunOutputs::write_gauges(const std::vector<double>& times, const std::vecto
         std::fill_n(&rows[(r * n + k) * q], q, -0.0);
         continue;
       }
-      const double* v = &raw[(r * n + k) * 4];
+      const double* v = &raw[(r * n + k) * nf];  // h, qx, qy, each pollutant's hc
       const io::GaugePoint& p = cfg_.out.gauges[k];
       // The holder's initial state holds the gauge's cell.
       const std::size_t cell =
           cfg_.init.index(int(std::floor((p.x - g.x0) / g.dx)), int(std::floor((p.y - g.y0) / g.dy)));
-      const CellValues values{v[0], v[1], v[2], v[3], cfg_.init.H[cell], cfg_.params.eps_h};
-      for (std::size_t m = 0; m < q; ++m) rows[(r * n + k) * q + m] = fields[m].value(values);
+      for (std::size_t m = 0; m < q; ++m) {
+        const CellValues values{v[0], v[1], v[2], v[3 + std::max(fields[m].pollutant, 0)], cfg_.init.H[cell],
+                                cfg_.params.eps_h};
+        rows[(r * n + k) * q + m] = fields[m].info->value(values);
+      }
     }
   coll_.sum_all(rows);
   coll_.collectively([&] {

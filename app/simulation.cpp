@@ -110,7 +110,7 @@ class BlockRun {
  public:
   BlockRun(const RunConfig& cfg, const RunOptions& opt, const Grid& block, Exchanger<E>& ex, Collective& coll)
       : cfg_(cfg), opt_(opt), block_(block), ex_(ex), coll_(coll), solver_(block, cfg.params, cfg.bc),
-        diag_(block), maxima_(block), outputs_(cfg, opt, coll) {
+        diag_(block), maxima_(block, cfg.params.tracers), outputs_(cfg, opt, coll) {
     solver_.set_overlap(cfg.parallel.overlap);
   }
 
@@ -137,6 +137,15 @@ class BlockRun {
   std::vector<double> gather(const Field<E>& f, const Grid& g) { return coll_.gather(owned_to_host(f, g), g); }
   Frame frame(int index);
   Frame maxima_frame();
+  /// The maxima maps by their names in files (maxima_names): hmax, each pollutant's cmax and arrival.
+  std::vector<std::pair<std::string, Field<E>>> maxima_maps() const {
+    std::vector<std::pair<std::string, Field<E>>> maps{{"hmax", maxima_.hmax}};
+    for (std::size_t p = 0; p < cfg_.pollutants.size(); ++p)
+      maps.emplace_back(pollutant_field("cmax", cfg_.pollutants[p]), maxima_.cmax[p]);
+    for (std::size_t p = 0; p < cfg_.pollutants.size(); ++p)
+      maps.emplace_back(pollutant_field("arrival", cfg_.pollutants[p]), maxima_.arrival[p]);
+    return maps;
+  }
   void write_output(int index);
   void write_checkpoint();
   // The end.
@@ -186,14 +195,15 @@ void BlockRun<E>::set_up() {
     c.h = s.h[k];
     c.u = s.u[k];
     c.v = s.v[k];
-    c.c[0] = s.c[k];
+    for (std::size_t p = 0; p < s.c.size(); ++p) c.c[p] = s.c[p][k];
     if (!s.n.empty()) c.n = s.n[k];
   });
   const Conserved<E>& w = solver_.state();
   Kokkos::deep_copy(maxima_.hmax, Real(0));
-  Kokkos::deep_copy(maxima_.cmax, Real(0));
+  for (int p = 0; p < maxima_.ntracers; ++p) Kokkos::deep_copy(maxima_.cmax[p], Real(0));
   stats_.volume_initial = ex_.sum_all(diag_.volume(w));
-  stats_.mass_initial = ex_.sum_all(diag_.pollutant_mass(w));
+  stats_.mass_initial.clear();
+  for (int p = 0; p < w.ntracers; ++p) stats_.mass_initial.push_back(ex_.sum_all(diag_.pollutant_mass(w, p)));
   H_global_ = gather(solver_.bathymetry(), block_);
 }
 
@@ -208,16 +218,19 @@ void BlockRun<E>::restore(const std::string& path) {
     if (c.precision != int(sizeof(Real)))
       throw io::InputError(path + ": the checkpoint was written in " + (c.precision == 4 ? "single" : "double") +
                            " precision, this build runs in the other");
-    for (const char* key : {"dt_min", "dt_max", "volume_initial", "mass_initial", "clipped_volume"}) meta_double(c, path, key);
+    for (const char* key : {"dt_min", "dt_max", "volume_initial", "clipped_volume"}) meta_double(c, path, key);
+    for (const std::string& p : cfg_.pollutants) meta_double(c, path, pollutant_field("mass_initial", p));
   });
-  // The root's metadata on every rank (doubles as written, exactly).
-  std::vector<double> meta(8, 0.0);
+  // The root's metadata on every rank (doubles as written, exactly): 7 values, then each
+  // pollutant's initial mass.
+  const std::size_t np = cfg_.pollutants.size();
+  std::vector<double> meta(7 + np, 0.0);
   if (coll_.root()) {
     meta = {c.time, double(c.step), meta_double(c, path, "dt_min"), meta_double(c, path, "dt_max"),
-            meta_double(c, path, "volume_initial"), meta_double(c, path, "mass_initial"),
-            meta_double(c, path, "clipped_volume"),
+            meta_double(c, path, "volume_initial"), meta_double(c, path, "clipped_volume"),
             // The frames written before (older checkpoints do not record them: -1, unknown).
             c.metadata.count("frames") ? meta_double(c, path, "frames") : -1.0};
+    for (const std::string& p : cfg_.pollutants) meta.push_back(meta_double(c, path, pollutant_field("mass_initial", p)));
   }
   coll_.broadcast(meta);
   const Conserved<E>& w = solver_.state();
@@ -227,19 +240,17 @@ void BlockRun<E>::restore(const std::string& path) {
   }
   if (cfg_.out.maxima) {
     const Grid mg = unpadded(block_);
-    owned_from_host(maxima_.hmax, mg, coll_.scatter(coll_.root() ? as_doubles(c, "hmax") : std::vector<double>{}, block_));
-    owned_from_host(maxima_.cmax, mg, coll_.scatter(coll_.root() ? as_doubles(c, "cmax") : std::vector<double>{}, block_));
-    owned_from_host(maxima_.arrival, mg,
-                    coll_.scatter(coll_.root() ? as_doubles(c, "arrival") : std::vector<double>{}, block_));
+    for (const auto& [name, map] : maxima_maps())
+      owned_from_host(map, mg, coll_.scatter(coll_.root() ? as_doubles(c, name) : std::vector<double>{}, block_));
   }
   solver_.finalize_setup(ex_);
   solver_.set_time(meta[0], long(meta[1]));
   stats_.dt_min = meta[2];
   stats_.dt_max = meta[3];
   stats_.volume_initial = meta[4];
-  stats_.mass_initial = meta[5];
-  clipped_before_ = meta[6];
-  frames_ = long(meta[7]);
+  clipped_before_ = meta[5];
+  frames_ = long(meta[6]);
+  stats_.mass_initial.assign(meta.begin() + 7, meta.end());
   stats_.restarted_from = meta[0];
   last_checkpoint_ = path;
 }
@@ -258,7 +269,7 @@ void BlockRun<E>::start_monitors() {
     cells.push_back(here ? i : 0);
     cells.push_back(here ? j : 0);
   }
-  gauge_buffer_ = GaugeBuffer<E>(block_, cells, kGaugeRows);
+  gauge_buffer_ = GaugeBuffer<E>(block_, cells, solver_.state().size(), kGaugeRows);
   stats_.dt_min = opt_.restart ? stats_.dt_min : std::numeric_limits<double>::infinity();
   stats_.dt_max = opt_.restart ? stats_.dt_max : 0.0;
   if (!opt_.restart && cfg_.out.maxima)
@@ -374,8 +385,10 @@ Frame BlockRun<E>::frame(int index) {
   f.ranks = coll_.ranks();
   const Conserved<E>& w = solver_.state();
   const double eps = cfg_.params.eps_h;
-  f.local = derived_fields(owned_to_host(w.h, block_), owned_to_host(w.qx, block_), owned_to_host(w.qy, block_),
-                           owned_to_host(w.hc[0], block_), owned_to_host(solver_.bathymetry(), block_), eps);
+  std::vector<std::vector<double>> hc;
+  for (int p = 0; p < w.ntracers; ++p) hc.push_back(owned_to_host(w.hc[p], block_));
+  f.local = derived_fields(owned_to_host(w.h, block_), owned_to_host(w.qx, block_), owned_to_host(w.qy, block_), hc,
+                           owned_to_host(solver_.bathymetry(), block_), eps, cfg_.pollutants);
   for (const auto& [name, v] : f.local) {
     std::vector<double> all = coll_.gather(v, block_);
     if (coll_.root()) f.global[name] = std::move(all);
@@ -389,11 +402,10 @@ Frame BlockRun<E>::maxima_frame() {
   const Grid mg = unpadded(block_);
   f.local.clear();
   f.global.clear();
-  f.local["hmax"] = owned_to_host(maxima_.hmax, mg);
-  f.local["cmax"] = owned_to_host(maxima_.cmax, mg);
-  f.local["arrival"] = owned_to_host(maxima_.arrival, mg);
-  for (double& t : f.local["arrival"])
-    if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
+  for (const auto& [name, map] : maxima_maps()) f.local[name] = owned_to_host(map, mg);
+  for (const std::string& p : cfg_.pollutants)
+    for (double& t : f.local[pollutant_field("arrival", p)])
+      if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
   for (const auto& [name, v] : f.local) {
     std::vector<double> all = coll_.gather(v, block_);
     if (coll_.root()) f.global[name] = std::move(all);
@@ -415,17 +427,16 @@ void BlockRun<E>::write_checkpoint() {
   for (int k = 0; k < w.size(); ++k) c.arrays[Conserved<E>::name(k)] = in_run_precision(gather(w[k], block_));
   if (cfg_.out.maxima) {
     const Grid mg = unpadded(block_);
-    c.arrays["hmax"] = in_run_precision(coll_.gather(owned_to_host(maxima_.hmax, mg), block_));
-    c.arrays["cmax"] = in_run_precision(coll_.gather(owned_to_host(maxima_.cmax, mg), block_));
-    c.arrays["arrival"] = in_run_precision(coll_.gather(owned_to_host(maxima_.arrival, mg), block_));
+    for (const auto& [name, map] : maxima_maps()) c.arrays[name] = in_run_precision(coll_.gather(owned_to_host(map, mg), block_));
   }
   const double clipped = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
   c.metadata = {{"dt_min", io::format_double(stats_.dt_min)},
                 {"dt_max", io::format_double(stats_.dt_max)},
                 {"volume_initial", io::format_double(stats_.volume_initial)},
-                {"mass_initial", io::format_double(stats_.mass_initial)},
                 {"clipped_volume", io::format_double(clipped)},
                 {"deck", cfg_.deck_path}};
+  for (std::size_t p = 0; p < cfg_.pollutants.size(); ++p)
+    c.metadata[pollutant_field("mass_initial", cfg_.pollutants[p])] = io::format_double(stats_.mass_initial[p]);
   // What the outputs a restart continues hold by now (check_resumable_outputs).
   if (frames_ >= 0) c.metadata["frames"] = std::to_string(frames_);
   if (outputs_.has_gauge_file()) c.metadata["gauge_rows"] = std::to_string(outputs_.gauge_rows());
@@ -544,7 +555,9 @@ void BlockRun<E>::summarize(const LoopTimer::Times& loop, long steps0, std::chro
   stats_.steps_this_run = solver_.steps() - steps0;
   if (!(stats_.dt_min <= stats_.dt_max)) stats_.dt_min = stats_.dt_max;
   stats_.volume_final = ex_.sum_all(diag_.volume(w));
-  stats_.mass_final = ex_.sum_all(diag_.pollutant_mass(w));
+  stats_.pollutants = cfg_.pollutants;
+  stats_.mass_final.clear();
+  for (int p = 0; p < w.ntracers; ++p) stats_.mass_final.push_back(ex_.sum_all(diag_.pollutant_mass(w, p)));
   stats_.quiet_fraction = quiet_samples_ > 0 ? quiet_sum_ / quiet_samples_ : 0.0;
   stats_.clipped_volume = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
   stats_.ranks = coll_.ranks();

@@ -39,9 +39,15 @@ void write_summary(const std::string& path, const RunStats& s) {
   j.key("note").value("the change includes the net boundary inflow; clipped is water added by "
                       "setting negative depths to zero");
   j.end_object();
+  // The unnamed pollutant's balance is the object itself; named pollutants' are its members.
   j.key("pollutant_mass").begin_object();
-  j.key("initial").value(s.mass_initial).key("final").value(s.mass_final);
-  j.key("change").value(s.mass_final - s.mass_initial);
+  for (std::size_t p = 0; p < s.pollutants.size() && p < s.mass_final.size(); ++p) {
+    const bool named = !s.pollutants[p].empty();
+    if (named) j.key(s.pollutants[p]).begin_object();
+    j.key("initial").value(s.mass_initial.at(p)).key("final").value(s.mass_final[p]);
+    j.key("change").value(s.mass_final[p] - s.mass_initial.at(p));
+    if (named) j.end_object();
+  }
   j.end_object();
   if (s.error_h_l1) {
     j.key("exact_solution_error").begin_object();

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace shwa::app {
 
@@ -20,7 +21,8 @@ struct RunStats {
   std::optional<double> restarted_from;  // time of the checkpoint
   int outputs = 0;            // frames written in this run
   double volume_initial = 0, volume_final = 0;
-  double mass_initial = 0, mass_final = 0;
+  std::vector<std::string> pollutants{""};          // RunConfig::pollutants
+  std::vector<double> mass_initial, mass_final;     // each pollutant's mass
   double clipped_volume = 0;  // water added by clipping negative depths, all runs
   double quiet_fraction = 0;  // dry land skipped: mean over the output times of the quiet share
   // The decomposition, and where the time loop's wall time went on each rank (the maximum over

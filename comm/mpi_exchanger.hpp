@@ -158,7 +158,7 @@ class MpiExchanger final : public Exchanger<E> {
   /// The exchanger of this rank's block of `cart` (collective over cart.comm(): it duplicates it,
   /// so its messages never meet anyone else's).
   explicit MpiExchanger(const CartDecomposition& cart, ExchangeOptions opt = {})
-      : grid_(cart.grid()) {
+      : grid_(cart.grid()), single_(cart.size() == 1) {
     constexpr bool host_memory =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     staged_ = opt.transport == Transport::Staged ||
@@ -225,6 +225,10 @@ class MpiExchanger final : public Exchanger<E> {
     SHWA_MPI_CHECK(MPI_Allreduce(&local, &all, 1, MPI_DOUBLE, MPI_SUM, comm_));
     return all;
   }
+
+  /// One rank holds the whole domain: nothing is exchanged and min_all is the value itself, so the
+  /// solver may keep the time step on the device (Solver::step), as with SingleBlock.
+  bool single_block() const override { return single_; }
 
   /// MPI sees host mirrors of the buffers (true) or the buffers themselves (false).
   bool staged() const { return staged_; }
@@ -346,6 +350,7 @@ class MpiExchanger final : public Exchanger<E> {
   }
 
   Grid grid_;
+  bool single_ = false;  // the only rank
   bool staged_ = false;
   bool posted_ = false;  // an exchange is in flight: begun, not ended
   MPI_Comm comm_ = MPI_COMM_NULL;

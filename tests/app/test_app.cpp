@@ -266,6 +266,35 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     write(dir / "conc.asc", raster(0.0, 20, 11));
     expect_refused(dir, raster_deck(dir, "concentration_file = \"conc.asc\""), "initial.concentration_file: grid mismatch");
   }
+  SECTION("named pollutants beside the unnamed pollutant's keys") {
+    expect_refused(dir, raster_deck(dir, "concentration = 0.5") + "[pollutants.oil]\nconcentration = 1.0\n",
+                   "deck.toml:3: initial.concentration: the deck names its pollutants ([pollutants.NAME]): give each "
+                   "its own concentration as pollutants.NAME.concentration");
+    expect_refused(dir, raster_deck(dir) + "[pollutant]\nx = 50.0\ny = 50.0\nradius = 20.0\nconcentration = 1.0\n"
+                                           "[pollutants.oil]\nconcentration = 1.0\n",
+                   "deck.toml:12: pollutant.concentration: the deck names its pollutants ([pollutants.NAME]): give a pollutant's "
+                   "spill as [pollutants.NAME.spill]");
+  }
+  SECTION("a pollutant name that cannot name files") {
+    expect_refused(dir, raster_deck(dir) + "[pollutants.o-il]\nconcentration = 1.0\n",
+                   "deck.toml:9: pollutants.o-il.concentration: the pollutant name \"o-il\" cannot name files and "
+                   "columns: a letter, then letters, digits or _, at most 32");
+  }
+  SECTION("more pollutants than a run carries") {
+    std::string d = raster_deck(dir);
+    for (const char* n : {"a", "b", "c", "d", "e", "f"}) d += std::string("[pollutants.") + n + "]\nconcentration = 0.1\n";
+    expect_refused(dir, d, "pollutants.e.concentration: 6 pollutants; a run carries at most ");
+  }
+  SECTION("a boundary inflow of a pollutant the run does not carry, or of none") {
+    const std::string d = raster_deck(dir) + "[pollutants.oil]\nconcentration = 0.0\n[boundary.west]\n"
+                                             "type = \"discharge\"\nvalue = 1.0\n";
+    expect_refused(dir, d + "concentration.oli = 0.5\n",
+                   "deck.toml:13: boundary.west.concentration.oli: no pollutant \"oli\"; the run's pollutants are "
+                   "oil\n");
+    expect_refused(dir, d + "concentration = 0.5\n",
+                   "deck.toml:13: boundary.west.concentration: the run names its pollutants ([pollutants.NAME]): "
+                   "give boundary.west.concentration.NAME, one a pollutant");
+  }
   SECTION("cfl <= 0") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfl = 0.0\n", "deck.toml:9: numerics.cfl: 0 is out of range");
   }
@@ -1077,6 +1106,151 @@ y = 0.16
   REQUIRE(part.code == 0);
   CHECK(slurp(dir / "cut/gauges.csv") == slurp(dir / "ref/gauges.csv"));
   CHECK(slurp(dir / "cut/asc/h_0004.asc") == slurp(dir / "ref/asc/h_0004.asc"));
+}
+
+namespace {
+
+// The values of summary.json's object "key": {...} (the first one), as text.
+std::string json_object(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": {");
+  return at == std::string::npos ? "" : json.substr(at, json.find('}', at) - at);
+}
+
+// The columns of gauges.csv, by the header's names.
+std::map<std::string, std::vector<std::string>> gauge_columns(const std::string& path) {
+  std::map<std::string, std::vector<std::string>> columns;
+  std::vector<std::string> names;
+  for (const std::string& line : lines_of(slurp(path))) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> cells = split(line, ',');
+    if (names.empty()) {
+      names = cells;
+      continue;
+    }
+    for (std::size_t k = 0; k < cells.size() && k < names.size(); ++k) columns[names[k]].push_back(cells[k]);
+  }
+  return columns;
+}
+
+}  // namespace
+
+TEST_CASE("app: named pollutants each get the bits the unnamed pollutant gets alone, in files of their own",
+          "[app][pollutants]") {
+  TempDir dir;
+  // The decomposition deck's dam break and river (inputs/two_pollutants.toml): oil spilled behind
+  // the dam and carried by the river, salt as a background the river dilutes. Run once with both,
+  // and once each as the unnamed pollutant of the same deck.
+  const std::string base = R"(
+[grid]
+nx = 64
+ny = 40
+dx = 1.0
+[initial]
+problem = "dam_break"
+h_left = 1.0
+h_right = 0.0
+x_dam = 20.0
+[physics]
+manning = 0.02
+[boundary.east]
+type = "open"
+[boundary.south.segments.river]
+type = "discharge"
+begin = 36.0
+end = 44.0
+value = 0.5
+[time]
+end = 6.0
+output_interval = 2.0
+[output]
+formats = ["asc", "vtk")" + std::string(SHWA_HAVE_PNG ? ", \"png\"" : "") + R"(]
+gauge_interval = 0.5
+arrival_threshold = 0.05
+[gauges.front]
+x = 30.5
+y = 20.5
+)";
+  const std::string spill = "x = 10.0\ny = 20.0\nradius = 6.0\nconcentration = 1.0\n";
+  write(dir / "both.toml", base + "[pollutants.oil.spill]\n" + spill + "[pollutants.salt]\nconcentration = 0.1\n");
+  write(dir / "oil.toml", base + "[pollutant]\n" + spill);
+  write(dir / "salt.toml", base);
+  const std::string river = " --set boundary.south.segments.river.concentration";
+  for (const auto& [deck, sets] : std::vector<std::pair<std::string, std::string>>{
+           {"both", river + ".oil=0.5" + river + ".salt=0.0"},
+           {"oil", river + "=0.5"},
+           {"salt", " --set initial.concentration=0.1"}}) {
+    const Result r = shwa(dir, "run " + (dir / (deck + ".toml")) + " --set output.dir=" + (dir / deck) + sets);
+    INFO(deck << ": " << r.err);
+    REQUIRE(r.code == 0);
+  }
+  const std::string both = dir / "both", oil = dir / "oil", salt = dir / "salt";
+  for (const char* tag : {"0000", "0001", "0003"}) {
+    INFO("frame " << tag);
+    for (const char* f : {"h_", "eta_", "u_", "v_"}) {
+      const std::string file = std::string("/asc/") + f + tag + ".asc";
+      REQUIRE(fs::exists(both + file));
+      CHECK(slurp(both + file) == slurp(oil + file));
+      CHECK(slurp(both + file) == slurp(salt + file));
+    }
+    CHECK(slurp(both + "/asc/c_oil_" + tag + ".asc") == slurp(oil + "/asc/c_" + tag + ".asc"));
+    CHECK(slurp(both + "/asc/c_salt_" + tag + ".asc") == slurp(salt + "/asc/c_" + tag + ".asc"));
+    CHECK_FALSE(fs::exists(both + "/asc/c_" + tag + ".asc"));
+  }
+  CHECK(slurp(both + "/asc/c_oil_0003.asc") != slurp(both + "/asc/c_salt_0003.asc"));
+  for (const char* f : {"cmax", "arrival"}) {
+    INFO(f);
+    CHECK(slurp(both + "/maxima/" + f + "_oil.asc") == slurp(oil + "/maxima/" + f + ".asc"));
+    CHECK(slurp(both + "/maxima/" + f + "_salt.asc") == slurp(salt + "/maxima/" + f + ".asc"));
+  }
+  CHECK(slurp(both + "/maxima/hmax.asc") == slurp(oil + "/maxima/hmax.asc"));
+  // gauges.csv: one concentration column a pollutant, each the unnamed run's column.
+  auto g = gauge_columns(both + "/gauges.csv");
+  const auto go = gauge_columns(oil + "/gauges.csv"), gs = gauge_columns(salt + "/gauges.csv");
+  REQUIRE(g.count("front.c_oil") == 1);
+  REQUIRE(g.count("front.c_salt") == 1);
+  CHECK(g.count("front.c") == 0);
+  CHECK(g["front.c_oil"] == go.at("front.c"));
+  CHECK(g["front.c_salt"] == gs.at("front.c"));
+  CHECK(g["front.h"] == go.at("front.h"));
+  CHECK(g.size() == go.size() + 1);
+  // Each pollutant's mass balance, the unnamed run's to the digit.
+  const std::string sb = slurp(both + "/summary.json");
+  const std::string mass = sb.substr(sb.find("\"pollutant_mass\""));
+  const std::string mo = json_object(mass, "oil"), ms = json_object(mass, "salt");
+  const std::string uo = json_object(slurp(oil + "/summary.json"), "pollutant_mass"),
+                    us = json_object(slurp(salt + "/summary.json"), "pollutant_mass");
+  REQUIRE_FALSE(json_number(mo, "final").empty());
+  for (const char* k : {"initial", "final", "change"}) {
+    INFO(k);
+    CHECK(json_number(mo, k) == json_number(uo, k));
+    CHECK(json_number(ms, k) == json_number(us, k));
+  }
+#if SHWA_HAVE_PNG
+  for (const char* f : {"concentration_oil_0003.png", "concentration_salt_0003.png", "cmax_oil.png",
+                        "arrival_salt.png", "concentration_oil_animation.png", "depth_animation.png"}) {
+    INFO(f);
+    CHECK(fs::exists(both + "/png/" + f));
+  }
+  CHECK_FALSE(fs::exists(both + "/png/concentration_0003.png"));
+  check_animation(both + "/png", "concentration_salt", 4);
+#endif
+
+  // Stopped at t = 4 s (an output time) with a checkpoint and resumed: the same files, byte for byte.
+  const std::string cut = dir / "cut";
+  Result r = shwa(dir, "run " + (dir / "both.toml") + " --set output.dir=" + cut + river + ".oil=0.5" + river +
+                           ".salt=0.0 --set time.end=4.0 --set time.checkpoint_interval=4.0");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  r = shwa(dir, "run " + (dir / "both.toml") + " --set output.dir=" + cut + river + ".oil=0.5" + river +
+                    ".salt=0.0 --restart");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  for (const char* f : {"asc/c_oil_0003.asc", "asc/c_salt_0003.asc", "maxima/cmax_salt.asc", "maxima/arrival_oil.asc",
+                        "gauges.csv"}) {
+    INFO(f);
+    CHECK(slurp(cut + "/" + f) == slurp(both + "/" + f));
+  }
+  CHECK(json_object(slurp(cut + "/summary.json"), "salt") == json_object(mass, "salt"));
 }
 
 TEST_CASE("app: numerics.skip_dry changes no output, and the run says how much land it skipped", "[app][skip_dry]") {

@@ -121,7 +121,7 @@ TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, f
   // A wet cell, a film of 1e-5 m (below eps_h = 1e-3) holding c = 0.5, a cell without water.
   const std::vector<double> h = {2.0, 1e-5, 0.0}, qx = {1.0, 1e-6, 0.0}, qy = {0.0, 0.0, 0.0},
                             hc = {1.0, 0.5e-5, 0.0}, H = {1.0, 1.0, 1.0};
-  const shwa::app::FieldMap f = shwa::app::derived_fields(h, qx, qy, hc, H, 1e-3);
+  const shwa::app::FieldMap f = shwa::app::derived_fields(h, qx, qy, {hc}, H, 1e-3, {""});
   CHECK(f.at("c")[0] == 0.5);
   CHECK(f.at("c")[1] == Approx(0.5));
   CHECK(f.at("c")[2] == 0.0);
@@ -131,6 +131,20 @@ TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, f
   CHECK(std::isnan(f.at("eta")[1]));
   CHECK(shwa::app::concentration(1e-5, 0.5e-5) == Approx(0.5));
   CHECK(shwa::app::concentration(0.0, 0.0) == 0.0);
+  CHECK(f.size() == shwa::app::output_fields().size());
+
+  // Named pollutants: one c_NAME a pollutant, each from its own hc; the rest as before.
+  const std::vector<double> hc2 = {4.0, 0.0, 0.0};
+  const shwa::app::FieldMap g = shwa::app::derived_fields(h, qx, qy, {hc, hc2}, H, 1e-3, {"oil", "salt"});
+  CHECK(g.count("c") == 0);
+  CHECK(g.at("c_oil") == f.at("c"));
+  CHECK(g.at("c_salt")[0] == 2.0);
+  CHECK(g.at("u") == f.at("u"));
+  CHECK(shwa::app::run_field_names({"h", "c", "u"}, {"oil", "salt"}) ==
+        std::vector<std::string>{"h", "c_oil", "c_salt", "u"});
+  CHECK(shwa::app::maxima_names({"oil", "salt"}) ==
+        std::vector<std::string>{"hmax", "cmax_oil", "cmax_salt", "arrival_oil", "arrival_salt"});
+  CHECK(shwa::app::maxima_names({""}) == std::vector<std::string>{"hmax", "cmax", "arrival"});
 }
 
 TEST_CASE("formats: the progress line never prints an overflowed time left", "[app][formats]") {

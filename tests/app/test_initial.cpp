@@ -47,7 +47,9 @@ void check_block(const RunConfig& whole, const RunConfig& part, const shwa::Exte
   CHECK(p.block.j0 == block.j0);
   CHECK(p.block.j1 == block.j1);
   const std::size_t cells = std::size_t(block.nx()) * std::size_t(block.ny());
-  for (const std::vector<double>* v : {&p.H, &p.h, &p.u, &p.v, &p.c}) CHECK(v->size() == cells);
+  for (const std::vector<double>* v : {&p.H, &p.h, &p.u, &p.v}) CHECK(v->size() == cells);
+  REQUIRE(p.c.size() == w.c.size());
+  for (const std::vector<double>& c : p.c) CHECK(c.size() == cells);
   CHECK(p.n.size() == (w.n.empty() ? 0 : cells));
   int differ = 0;
   for (int j = block.j0; j < block.j1; ++j)
@@ -55,13 +57,15 @@ void check_block(const RunConfig& whole, const RunConfig& part, const shwa::Exte
       REQUIRE(p.holds(i, j));
       const std::size_t a = w.index(i, j), b = p.index(i, j);
       differ += !same(w.H[a], p.H[b]) + !same(w.h[a], p.h[b]) + !same(w.u[a], p.u[b]) + !same(w.v[a], p.v[b]) +
-                !same(w.c[a], p.c[b]) + (w.n.empty() ? 0 : !same(w.n[a], p.n[b]));
+                (w.n.empty() ? 0 : !same(w.n[a], p.n[b]));
+      for (std::size_t t = 0; t < w.c.size(); ++t) differ += !same(w.c[t][a], p.c[t][b]);
     }
   CHECK(differ == 0);
   CHECK_FALSE(p.holds(block.i0 - 1, block.j0));
   CHECK_FALSE(p.holds(block.i0, block.j1));
   CHECK(same(p.h_max, w.h_max));
-  CHECK(same(p.c_max, w.c_max));
+  REQUIRE(p.c_max.size() == w.c.size());
+  for (std::size_t t = 0; t < w.c.size(); ++t) CHECK(same(p.c_max[t], w.c_max[t]));
 }
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
@@ -95,7 +99,7 @@ TEST_CASE("initial: a rank keeps its block's initial state, the same bits as the
         "[pollutant]\nx = 150.0\ny = 30.0\nradius = 20.0\nconcentration = 0.75\n[time]\nend = 1\n"
         "[output]\ndir = \"out\"\n");
   const RunConfig whole = load(dir.path / "lake.toml");
-  CHECK(whole.init.c_max == 0.75);
+  CHECK(whole.init.c_max.at(0) == 0.75);
   CHECK(whole.init.h_max > 0);
   using shwa::Extent;
   for (const Extent& b : {Extent{0, 19, 0, 12}, Extent{19, 37, 0, 12}, Extent{19, 37, 12, 23},
@@ -121,6 +125,25 @@ TEST_CASE("initial: a rank keeps its block's initial state, the same bits as the
     INFO("block [" << b.i0 << ", " << b.i1 << ") x [" << b.j0 << ", " << b.j1 << ")");
     check_block(files, load(dir.path / "files.toml", &b), b);
   }
+  // Named pollutants: one from the raster, one with a background and a spill across the blocks.
+  write(dir.path / "named.toml",
+        "[initial]\nbathymetry = \"bathy.asc\"\ndepth_file = \"depth.asc\"\n[pollutants.salt]\n"
+        "concentration_file = \"conc.asc\"\n[pollutants.oil]\nconcentration = 0.01\n"
+        "[pollutants.oil.spill]\nx = 100.0\ny = 100.0\nradius = 40.0\nconcentration = 2.0\n[time]\nend = 1\n"
+        "[output]\ndir = \"out\"\n");
+  const RunConfig named = load(dir.path / "named.toml");
+  CHECK(named.pollutants == std::vector<std::string>{"oil", "salt"});  // sorted
+  CHECK(named.params.tracers == 2);
+  REQUIRE(named.init.c.size() == 2);
+  CHECK(named.init.c[1] == files.init.c[0]);  // salt: the raster, as the unnamed pollutant read it
+  CHECK(named.init.c_max == std::vector<double>{2.0, files.init.c_max[0]});
+  const std::size_t spilled = named.init.index(10, 10), background = named.init.index(11, 0);
+  CHECK(named.init.c[0][spilled] == 2.0);  // (105, 105): wet, in the disk
+  CHECK(named.init.c[0][background] == 0.01);
+  for (const shwa::Extent& b : {shwa::Extent{0, 15, 0, 10}, shwa::Extent{9, 30, 8, 20}}) {
+    INFO("block [" << b.i0 << ", " << b.i1 << ") x [" << b.j0 << ", " << b.j1 << ")");
+    check_block(named, load(dir.path / "named.toml", &b), b);
+  }
   // A free surface instead of a depth raster.
   write(dir.path / "surface.toml",
         "[initial]\nbathymetry = \"bathy.asc\"\nsurface = -0.5\n[time]\nend = 1\n[output]\ndir = \"out\"\n");
@@ -141,8 +164,8 @@ TEST_CASE("initial: the checks of the initial state look at the whole grid, what
   };
   const shwa::Extent west{0, 20, 0, 10}, east{20, 40, 0, 10};
   const RunConfig dry_block = load(dam(5.0), &east);
-  CHECK(dry_block.init.c_max == 1.0);
-  for (double c : dry_block.init.c) CHECK(c == 0.0);
+  CHECK(dry_block.init.c_max.at(0) == 1.0);
+  for (double c : dry_block.init.c.at(0)) CHECK(c == 0.0);
   CHECK_THROWS_WITH(load(dam(30.0), &west), Catch::Contains("the spill covers no wet cell centre"));
   // A depth beyond the plausible in a cell of another block: the same error, naming that cell.
   write_raster(dir.path / "bathy.asc", 8, 6, [](int, int) { return -1.0; });

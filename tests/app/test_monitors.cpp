@@ -34,9 +34,9 @@ Real get_cell(const Field<E>& f, int i, int j) {
 
 TEST_CASE("monitors: the health record keeps the first bad step, its time and first cell", "[app][monitors]") {
   const Grid g = Grid::single(12, 9, 1.0, 1.0, 0, 0, 2);
-  Conserved<E> w("W", g);
+  Conserved<E> w("W", g, 2);
   Kokkos::deep_copy(w.h, Real(1));
-  Maxima<E> m(g);
+  Maxima<E> m(g, w.ntracers);
   HealthRecord<E> health;
   const Real threshold = Real(0.5);
   for (long step = 0; step <= 3; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
@@ -48,6 +48,7 @@ TEST_CASE("monitors: the health record keeps the first bad step, its time and fi
   for (long step = 4; step <= 5; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
   set_cell(w.hc[0], g, 0, 0, std::numeric_limits<Real>::infinity());
   for (long step = 6; step <= 9; ++step) app::update_maxima(w, g, m, 0.1 * double(step), step, threshold, health);
+  set_cell(w.hc[1], g, 11, 0, std::numeric_limits<Real>::quiet_NaN());  // the second tracer's only
   app::record_health(w, g, 1.0, 10, health);
   const auto r = health.read();
   REQUIRE(r.bad());
@@ -64,21 +65,32 @@ TEST_CASE("monitors: the health record keeps the first bad step, its time and fi
   CHECK(s.step == 25);
   CHECK(s.time == 2.5);
   CHECK(s.cell == 0);
+
+  // A second tracer's NaN alone is a blow-up, for the maxima kernel and the scan alike.
+  Conserved<E> v("V", g, 2);
+  Kokkos::deep_copy(v.h, Real(1));
+  set_cell(v.hc[1], g, 11, 0, std::numeric_limits<Real>::quiet_NaN());
+  Maxima<E> vm(g, v.ntracers);
+  HealthRecord<E> folded, scanned;
+  app::update_maxima(v, g, vm, 0.5, 5, threshold, folded);
+  app::record_health(v, g, 0.5, 5, scanned);
+  CHECK(folded.read().cell == 11);
+  CHECK(scanned.read().cell == 11);
 }
 
 TEST_CASE("monitors: the maxima give a film below eps_h the concentration it carries", "[app][monitors]") {
   const Grid g = Grid::single(4, 3, 1.0, 1.0, 0, 0, 1);
   Conserved<E> w("W", g);
-  Maxima<E> m(g);
+  Maxima<E> m(g, w.ntracers);
   HealthRecord<E> health;
   // Cell (1, 1): 1e-5 m of water (below any eps_h) holding c = 0.75; cell (2, 1): no water.
   set_cell(w.h, g, 1, 1, Real(1e-5));
   set_cell(w.hc[0], g, 1, 1, Real(0.75) * Real(1e-5));
   app::update_maxima(w, g, m, 2.0, 1, Real(0.5), health);
-  CHECK(get_cell(m.cmax, 1, 1) == Approx(0.75).epsilon(1e-6));
-  CHECK(get_cell(m.arrival, 1, 1) == Real(2));
-  CHECK(get_cell(m.cmax, 2, 1) == Real(0));
-  CHECK(get_cell(m.arrival, 2, 1) == Real(-1));
+  CHECK(get_cell(m.cmax[0], 1, 1) == Approx(0.75).epsilon(1e-6));
+  CHECK(get_cell(m.arrival[0], 1, 1) == Real(2));
+  CHECK(get_cell(m.cmax[0], 2, 1) == Real(0));
+  CHECK(get_cell(m.arrival[0], 2, 1) == Real(-1));
 }
 
 TEST_CASE("monitors: the maxima are those of every state folded cell by cell; quiet squares keep theirs",
@@ -86,31 +98,37 @@ TEST_CASE("monitors: the maxima are those of every state folded cell by cell; qu
   // States that change every step in a pattern (wet and dry cells, films, rising and falling
   // concentrations) on a block whose rows are not a multiple of the tiles or squares, folded
   // with half of the QuietMap's squares marked quiet from step 3 on: the maxima must be those a
-  // plain loop over the host copies gives, with the quiet squares' cells left as they were.
+  // plain loop over the host copies gives, with the quiet squares' cells left as they were; each of
+  // three tracers gets its own maps.
   const Grid g = Grid::single(45, 19, 1.0, 1.0, 0, 0, 2);
-  Conserved<E> w("W", g);
-  Maxima<E> m(g);
+  constexpr int T = 3;
+  Conserved<E> w("W", g, T);
+  Maxima<E> m(g, T);
   HealthRecord<E> health;
   QuietMap<E> q("quiet", g.ny_padded(), g.nx_padded(), g.owned(), true);
   constexpr int K = QuietMap<E>::kCells;
   const int n = g.nx * g.ny;
-  std::vector<double> hmax(n, 0), cmax(n, 0), arrival(n, -1);
+  std::vector<double> hmax(n, 0);
+  std::vector<std::vector<double>> cmax(T, std::vector<double>(n, 0)), arrival(T, std::vector<double>(n, -1));
   const Real threshold = Real(0.3);
   auto quiet_cell = [&](int i, int j) { return ((i + g.ng) / K + (j + g.ng) / K) % 2 == 0; };
   for (long step = 1; step <= 6; ++step) {
     const double t = 0.5 * double(step);
     auto h = Kokkos::create_mirror_view(w.h);
-    auto hc = Kokkos::create_mirror_view(w.hc[0]);
+    std::vector<decltype(h)> hc;
+    for (int p = 0; p < T; ++p) hc.push_back(Kokkos::create_mirror_view(w.hc[p]));
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {
         const double depth =
             (i + 2 * j + step) % 7 == 0 ? 0.0 : 1e-6 * double((i * j + step) % 5) + 0.1 * std::sin(0.3 * i + step);
-        const double c = 0.1 * double((i + j * step) % 6);
         h(j + g.ng, i + g.ng) = Real(depth > 0 ? depth : 0);
-        hc(j + g.ng, i + g.ng) = Real(depth > 0 ? depth * c : 0);
+        for (int p = 0; p < T; ++p) {
+          const double c = 0.1 * double((i + j * step + 2 * p * (i + step)) % 6);
+          hc[p](j + g.ng, i + g.ng) = Real(depth > 0 ? depth * c : 0);
+        }
       }
     Kokkos::deep_copy(w.h, h);
-    Kokkos::deep_copy(w.hc[0], hc);
+    for (int p = 0; p < T; ++p) Kokkos::deep_copy(w.hc[p], hc[p]);
     if (step == 3) {  // from here on, every other square is quiet (its cells are not folded)
       auto last = Kokkos::create_mirror_view(q.last);
       for (int jb = 0; jb < int(last.extent(0)); ++jb)
@@ -122,40 +140,48 @@ TEST_CASE("monitors: the maxima are those of every state folded cell by cell; qu
       for (int i = 0; i < g.nx; ++i) {
         if (step >= 3 && quiet_cell(i, j)) continue;
         const std::size_t k = std::size_t(j) * g.nx + i;
-        const double d = double(h(j + g.ng, i + g.ng)), mass = double(hc(j + g.ng, i + g.ng));
-        const double c = d >= double(kMinDepthForC) ? double(Real(mass) / Real(d)) : 0.0;
+        const double d = double(h(j + g.ng, i + g.ng));
         hmax[k] = std::max(hmax[k], d);
-        cmax[k] = std::max(cmax[k], c);
-        if (arrival[k] < 0 && c > double(threshold)) arrival[k] = double(Real(t));
+        for (int p = 0; p < T; ++p) {
+          const double mass = double(hc[p](j + g.ng, i + g.ng));
+          const double c = d >= double(kMinDepthForC) ? double(Real(mass) / Real(d)) : 0.0;
+          cmax[p][k] = std::max(cmax[p][k], c);
+          if (arrival[p][k] < 0 && c > double(threshold)) arrival[p][k] = double(Real(t));
+        }
       }
   }
-  long differ = 0, quiet_cells = 0, arrived = 0;
+  long differ = 0, quiet_cells = 0, arrived = 0, tracers_differ = 0;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
       const std::size_t k = std::size_t(j) * g.nx + i;
       differ += get_cell(m.hmax, i, j) != Real(hmax[k]);
-      differ += get_cell(m.cmax, i, j) != Real(cmax[k]);
-      differ += get_cell(m.arrival, i, j) != Real(arrival[k]);
+      for (int p = 0; p < T; ++p) {
+        differ += get_cell(m.cmax[p], i, j) != Real(cmax[p][k]);
+        differ += get_cell(m.arrival[p], i, j) != Real(arrival[p][k]);
+        arrived += arrival[p][k] > 1.0;  // arrivals after step 2, some in active squares
+      }
+      tracers_differ += cmax[1][k] != cmax[0][k] && cmax[2][k] != cmax[1][k];
       quiet_cells += quiet_cell(i, j);
-      arrived += arrival[k] > 1.0;  // arrivals after step 2, some in active squares
     }
   CHECK(differ == 0);
   CHECK(quiet_cells > 100);
-  CHECK(arrived > 10);
+  CHECK(arrived > 30);
+  CHECK(tracers_differ > 100);  // the tracers' maps are not copies of one another
   CHECK(!health.read().bad());
 }
 
 TEST_CASE("monitors: gauge samples stay on the device until taken, in order", "[app][monitors]") {
   const Grid g = Grid::single(8, 6, 1.0, 1.0, 0, 0, 1);
-  Conserved<E> w("W", g);
-  // Two gauges: cells (3, 2) and (7, 5).
-  GaugeBuffer<E> buf(g, {3, 2, 7, 5}, 4);
+  Conserved<E> w("W", g, 2);
+  // Two gauges: cells (3, 2) and (7, 5); five fields a cell (h, qx, qy, two tracers' hc).
+  GaugeBuffer<E> buf(g, {3, 2, 7, 5}, w.size(), 4);
   CHECK(buf.rows() == 0);
   for (int r = 0; r < 4; ++r) {
     set_cell(w.h, g, 3, 2, Real(1 + r));
     set_cell(w.qx, g, 3, 2, Real(10 + r));
     set_cell(w.qy, g, 7, 5, Real(-r));
     set_cell(w.hc[0], g, 7, 5, Real(0.5 * r));
+    set_cell(w.hc[1], g, 3, 2, Real(100 + r));
     buf.record(w, 0.25 * r);
   }
   CHECK(buf.full());
@@ -164,17 +190,19 @@ TEST_CASE("monitors: gauge samples stay on the device until taken, in order", "[
   CHECK(buf.rows() == 0);
   CHECK_FALSE(buf.full());
   CHECK(times == std::vector<double>{0, 0.25, 0.5, 0.75});
-  REQUIRE(values.size() == 4 * 8);
+  REQUIRE(values.size() == 4 * 10);
   for (int r = 0; r < 4; ++r) {
     INFO("row " << r);
-    const double* v = &values[std::size_t(r) * 8];
-    CHECK(v[0] == 1 + r);   // gauge 0: h
-    CHECK(v[1] == 10 + r);  //          qx
-    CHECK(v[2] == 0);       //          qy
-    CHECK(v[3] == 0);       //          hc
-    CHECK(v[4] == 0);       // gauge 1: h
-    CHECK(v[6] == -r);      //          qy
-    CHECK(v[7] == 0.5 * r); //          hc
+    const double* v = &values[std::size_t(r) * 10];
+    CHECK(v[0] == 1 + r);    // gauge 0: h
+    CHECK(v[1] == 10 + r);   //          qx
+    CHECK(v[2] == 0);        //          qy
+    CHECK(v[3] == 0);        //          hc
+    CHECK(v[4] == 100 + r);  //          hc2
+    CHECK(v[5] == 0);        // gauge 1: h
+    CHECK(v[7] == -r);       //          qy
+    CHECK(v[8] == 0.5 * r);  //          hc
+    CHECK(v[9] == 0);        //          hc2
   }
   // The buffer is reused from its first row.
   buf.record(w, 9.0);
