@@ -161,12 +161,12 @@ KOKKOS_FORCEINLINE_FUNCTION void more_fluct(const EdgeMass& em, const More<NT>& 
   for (int t = 1; t < NT; ++t) tracer_fluct(em, cL[t], cR[t], dm[t], dp[t]);
 }
 
-/// a[t] + b[t] for each tracer after the first (in the order of add(Fluct, Fluct)).
+/// a[t] + b[t] for each tracer after the first (as add(Fluct, Fluct) adds the first's).
 template <int NT>
 KOKKOS_FORCEINLINE_FUNCTION More<NT> add(const More<NT>& a, const More<NT>& b) {
   More<NT> s;
 #pragma unroll
-  for (int t = 1; t < NT; ++t) s[t] = a[t] + b[t];
+  for (int t = 1; t < NT; ++t) s[t] = add_rn(a[t], b[t]);
   return s;
 }
 
@@ -177,6 +177,13 @@ KOKKOS_FORCEINLINE_FUNCTION More<NT> load_more_c(const Conserved<E>& w, int j, i
 #pragma unroll
   for (int t = 1; t < NT; ++t) c[t] = concentration(h, w.hc[t](j, i));
   return c;
+}
+
+/// h c^{n+1} - before the dry rule - of a tracer from h c^n and the sums mx, my of its edges'
+/// fluctuations, every tracer's (update_values, update_tracer): rounded operation by operation,
+/// as the tracers' fluctuations are (roe.hpp, concentration).
+KOKKOS_FORCEINLINE_FUNCTION Real tracer_flux_update(Real hc, Real mx, Real my, Real fx, Real fy) {
+  return sub_rn(hc, add_rn(mul_rn(fx, mx), mul_rn(fy, my)));
 }
 
 /// The primitives of cell (j, i).
@@ -201,7 +208,7 @@ KOKKOS_FORCEINLINE_FUNCTION void update_values(Real& h, Real& qx, Real& qy, Real
   h = h - (fx * Mx.h + fy * My.h);
   qx = qx - (fx * Mx.qn + fy * My.qt);
   qy = qy - (fx * Mx.qt + fy * My.qn);
-  hc = hc - (fx * Mx.hc + fy * My.hc);
+  hc = tracer_flux_update(hc, Mx.hc, My.hc, fx, fy);
   const bool dry = h < eps_h;
   empty = dry & (h <= Real(0));
   clip = select(h < Real(0), -h, Real(0));
@@ -220,8 +227,7 @@ KOKKOS_FORCEINLINE_FUNCTION void update_values(Real& h, Real& qx, Real& qy, Real
 /// h c^{n+1} of a tracer after the first, from h c^n and the sums mx, my of its fluctuations, as
 /// update_values computes the first's (`empty` from it).
 KOKKOS_FORCEINLINE_FUNCTION Real update_tracer(Real hc, Real mx, Real my, Real fx, Real fy, bool empty) {
-  hc = hc - (fx * mx + fy * my);
-  return select(empty, Real(0), hc);
+  return select(empty, Real(0), tracer_flux_update(hc, mx, my, fx, fy));
 }
 
 /// Manning friction, semi-implicit, of a wet cell (h >= eps_h, gn2 > 0): the factor r of
@@ -270,7 +276,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
 }
 
 KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
-  return Fluct{a.h + b.h, a.qn + b.qn, a.qt + b.qt, a.hc + b.hc};
+  return Fluct{a.h + b.h, a.qn + b.qn, a.qt + b.qt, add_rn(a.hc, b.hc)};
 }
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }

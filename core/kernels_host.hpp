@@ -221,8 +221,8 @@ struct EdgeRows {
   FluctRowN<NT> xm, xp, south, north;
   Fluct x(int tx) const { return add(xp.get(tx), xm.get(tx + 1)); }
   Fluct y(int tx) const { return add(south.get(tx), north.get(tx)); }
-  Real x_more(int tx, int t) const { return xp.hcm[t][tx] + xm.hcm[t][tx + 1]; }
-  Real y_more(int tx, int t) const { return south.hcm[t][tx] + north.hcm[t][tx]; }
+  Real x_more(int tx, int t) const { return add_rn(xp.hcm[t][tx], xm.hcm[t][tx + 1]); }
+  Real y_more(int tx, int t) const { return add_rn(south.hcm[t][tx], north.hcm[t][tx]); }
 };
 
 /// The rows update_row reads (W^n, g n^2 if per cell) and writes (W^{n+1}).

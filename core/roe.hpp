@@ -112,16 +112,19 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Re
   p.sh = shwa::sqrt_nonneg(shwa::max(h, Real(0)));
   p.u = select(wet, qx * rh, Real(0));
   p.v = select(wet, qy * rh, Real(0));
-  p.c = select(holds, hc * rh, Real(0));
+  p.c = select(holds, mul_rn(hc, rh), Real(0));
   return p;
 }
 
 /// The concentration of a tracer of mass per area hc in a cell of depth h, as make_cell_prim
-/// computes the one it carries (the same operations, so the same bits).
+/// computes the one it carries (the same operations, so the same bits). A tracer's arithmetic,
+/// here and below, is made of mul_rn, add_rn and sub_rn (math.hpp), which no compiler fuses into
+/// FMAs: every tracer then gets the same bits from the same operands in any kernel, whether it is
+/// the one roe_solve carries or another (tracer_fluct), and whatever the number of tracers.
 KOKKOS_FORCEINLINE_FUNCTION Real concentration(Real h, Real hc) {
   const bool holds = h >= kMinDepthForC;
   const Real rh = Real(1) / safe_den(holds, h);
-  return select(holds, hc * rh, Real(0));
+  return select(holds, mul_rn(hc, rh), Real(0));
 }
 
 /// The edge frame of a cell: direction 0 = x-edge (n = +x), 1 = y-edge (n = +y).
@@ -160,15 +163,14 @@ KOKKOS_FORCEINLINE_FUNCTION void resolve_wet_dry(Prim& L, Prim& R, Real eps_h, b
 }
 
 /// A tracer upwinded by an edge's mass flux F* = qnL + mh = qnR - ph (roe_solve): its fluctuations
-/// m (to L) and p (to R) from the concentrations cL, cR of the two sides (after a wall's mirror).
-/// roe_solve writes the same expressions for its own tracer in place, so that its instructions do
-/// not depend on this helper; both must stay the same expressions, in the same order (a device
-/// compiler contracts a * b + c * d into an FMA by the expression's shape).
+/// m (to L) and p (to R) from the concentrations cL, cR of the two sides (after a wall's mirror),
+/// every operation rounded on its own (mul_rn, add_rn, sub_rn: no FMA). Every tracer goes through
+/// it, roe_solve's own and the others (tracer_fluct).
 KOKKOS_FORCEINLINE_FUNCTION void upwind(bool from_left, Real mh, Real ph, Real qnL, Real qnR, Real cL,
                                         Real cR, Real& m, Real& p) {
-  const Real dc = cR - cL;
-  m = select(from_left, mh * cL, mh * cR + qnL * dc);
-  p = select(from_left, ph * cL + qnR * dc, ph * cR);
+  const Real dc = sub_rn(cR, cL);
+  m = select(from_left, mul_rn(mh, cL), add_rn(mul_rn(mh, cR), mul_rn(qnL, dc)));
+  p = select(from_left, add_rn(mul_rn(ph, cL), mul_rn(qnR, dc)), mul_rn(ph, cR));
 }
 
 /// Fraction of a wave with eigenvalue l that goes to the left cell: 1, 0, or 1/2 when l == 0.
@@ -300,11 +302,9 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   // !(F <= 0), not F > 0 as for Fmax above: with the same comparison, GCC merges the two selects
   // into one between booleans of mixed widths and leaves the recompute loop scalar. The two
   // differ only for a NaN F.)
-  // The other tracers get the same expressions through upwind() (tracer_fluct).
+  // (upwind; the other tracers go through it too, from EdgeMass: tracer_fluct.)
   const bool from_left = !(F <= Real(0));
-  const Real dc = R.c - L.c;
-  m.hc = select(from_left, m.h * L.c, m.h * R.c + qnL * dc);
-  p.hc = select(from_left, p.h * L.c + qnR * dc, p.h * R.c);
+  upwind(from_left, m.h, p.h, qnL, qnR, L.c, R.c, m.hc, p.hc);
 
   // D- is zero between two dry cells and on the dry (left) side of a wall; D+ likewise.
   const bool zm = dry | wall_left, zp = dry | wall_right;
@@ -325,8 +325,9 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
 
 /// The fluctuations D-_hc, D+_hc at an edge of a tracer other than the one roe_solve carried
 /// (Prim::c), whose concentrations in the edge's two cells are cL and cR: the same mirror at a
-/// wet/dry wall, the same upwinding by the mass flux and the same zeros, so that each tracer gets
-/// the bits it would get as roe_solve's own. A few operations on `em`; the water is not solved again.
+/// wet/dry wall, the same upwinding by the mass flux (upwind, with the same operands) and the
+/// same zeros, so that each tracer gets the bits it would get as roe_solve's own. A few
+/// operations on `em`; the water is not solved again.
 KOKKOS_FORCEINLINE_FUNCTION void tracer_fluct(const EdgeMass& em, Real cL, Real cR, Real& dm, Real& dp) {
   Real m, p;
   upwind(em.from_left, em.mh, em.ph, em.qnL, em.qnR, select(em.wall_left, cR, cL),
