@@ -42,12 +42,6 @@ struct Conserved {
   KOKKOS_INLINE_FUNCTION const Field<ExecSpace>& operator[](int k) const {
     return k == 0 ? h : (k == 1 ? qx : (k == 2 ? qy : hc[k - kFirstTracer]));
   }
-  /// h, qx, qy and tracer t as the only tracer (the same Views).
-  Conserved with_one_tracer(int t) const {
-    Conserved c;
-    c.h = h, c.qx = qx, c.qy = qy, c.hc[0] = hc[t], c.ntracers = 1;
-    return c;
-  }
   /// "h", "qx", "qy", then "hc" for the first tracer and "hc2", "hc3", ... for the others.
   static std::string name(int k) {
     if (k == 0) return "h";

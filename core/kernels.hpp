@@ -141,6 +141,51 @@ constexpr int max_tile_cells() {
 
 namespace detail {
 
+/// One value for each tracer after the first (a cell's concentrations or h c, an edge's
+/// fluctuations), tracer t at [t], 1 <= t < NT. The first tracer travels with the water (CellPrim::c,
+/// Fluct::hc, RawCell::hc), so that with one tracer (NT = 1, nothing here is used) a kernel is the
+/// kernel of one tracer; each other tracer is a few operations on its edges' EdgeMass.
+template <int NT>
+struct More {
+  Real v[NT > 1 ? NT - 1 : 1] = {};
+  KOKKOS_FORCEINLINE_FUNCTION Real& operator[](int t) { return v[t - 1]; }
+  KOKKOS_FORCEINLINE_FUNCTION Real operator[](int t) const { return v[t - 1]; }
+};
+
+/// The tracers after the first at an edge: their D- (dm) and D+ (dp) from the concentrations of
+/// its two cells and what roe_solve left for them.
+template <int NT>
+KOKKOS_FORCEINLINE_FUNCTION void more_fluct(const EdgeMass& em, const More<NT>& cL, const More<NT>& cR,
+                                            More<NT>& dm, More<NT>& dp) {
+#pragma unroll
+  for (int t = 1; t < NT; ++t) tracer_fluct(em, cL[t], cR[t], dm[t], dp[t]);
+}
+
+/// a[t] + b[t] for each tracer after the first (as add(Fluct, Fluct) adds the first's).
+template <int NT>
+KOKKOS_FORCEINLINE_FUNCTION More<NT> add(const More<NT>& a, const More<NT>& b) {
+  More<NT> s;
+#pragma unroll
+  for (int t = 1; t < NT; ++t) s[t] = add_rn(a[t], b[t]);
+  return s;
+}
+
+/// The concentrations of the tracers after the first of cell (j, i) of depth h.
+template <int NT, class E>
+KOKKOS_FORCEINLINE_FUNCTION More<NT> load_more_c(const Conserved<E>& w, int j, int i, Real h) {
+  More<NT> c;
+#pragma unroll
+  for (int t = 1; t < NT; ++t) c[t] = concentration(h, w.hc[t](j, i));
+  return c;
+}
+
+/// h c^{n+1} - before the dry rule - of a tracer from h c^n and the sums mx, my of its edges'
+/// fluctuations, every tracer's (update_values, update_tracer): rounded operation by operation,
+/// as the tracers' fluctuations are (roe.hpp, concentration).
+KOKKOS_FORCEINLINE_FUNCTION Real tracer_flux_update(Real hc, Real mx, Real my, Real fx, Real fy) {
+  return sub_rn(hc, add_rn(mul_rn(fx, mx), mul_rn(fy, my)));
+}
+
 /// The primitives of cell (j, i).
 template <class E>
 KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Field<E>& H, int j, int i,
@@ -156,19 +201,33 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Fiel
 /// added is returned in `clip` (0 otherwise), which the caller counts (the outflow limit of
 /// roe_fluctuations keeps this from happening in every case the tests run; the counter proves it
 /// and the run summary reports it).
+/// `empty`: whether the depth was set to zero (update_tracer).
 KOKKOS_FORCEINLINE_FUNCTION void update_values(Real& h, Real& qx, Real& qy, Real& hc,
                                                const Fluct& Mx, const Fluct& My, Real fx, Real fy,
-                                               Real eps_h, Real& clip) {
+                                               Real eps_h, Real& clip, bool& empty) {
   h = h - (fx * Mx.h + fy * My.h);
   qx = qx - (fx * Mx.qn + fy * My.qt);
   qy = qy - (fx * Mx.qt + fy * My.qn);
-  hc = hc - (fx * Mx.hc + fy * My.hc);
-  const bool dry = h < eps_h, empty = dry & (h <= Real(0));
+  hc = tracer_flux_update(hc, Mx.hc, My.hc, fx, fy);
+  const bool dry = h < eps_h;
+  empty = dry & (h <= Real(0));
   clip = select(h < Real(0), -h, Real(0));
   h = select(empty, Real(0), h);
   hc = select(empty, Real(0), hc);
   qx = select(dry, Real(0), qx);
   qy = select(dry, Real(0), qy);
+}
+KOKKOS_FORCEINLINE_FUNCTION void update_values(Real& h, Real& qx, Real& qy, Real& hc,
+                                               const Fluct& Mx, const Fluct& My, Real fx, Real fy,
+                                               Real eps_h, Real& clip) {
+  bool empty;
+  update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip, empty);
+}
+
+/// h c^{n+1} of a tracer after the first, from h c^n and the sums mx, my of its fluctuations, as
+/// update_values computes the first's (`empty` from it).
+KOKKOS_FORCEINLINE_FUNCTION Real update_tracer(Real hc, Real mx, Real my, Real fx, Real fy, bool empty) {
+  return select(empty, Real(0), tracer_flux_update(hc, mx, my, fx, fy));
 }
 
 /// Manning friction, semi-implicit, of a wet cell (h >= eps_h, gn2 > 0): the factor r of
@@ -182,18 +241,25 @@ KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real
   return h73 / (h73 + dt * gn2 * qn);
 }
 
-/// W^{n+1} of one cell from W^n (h0, qx0, qy0, hc0) and the sums of its edge fluctuations
-/// (update_values), then the Manning friction (friction_factor); written to `out`. Returns whether
-/// the new state is active (QuietMap).
-template <class E>
-KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real hc0, const Conserved<E>& out,
-                                             int j, int i, const Fluct& Mx, const Fluct& My, Real fx,
-                                             Real fy, Real dt, Real gn2, Real eps_h,
+/// W^{n+1} of one cell from W^n (h0, qx0, qy0, hc0; the other tracers' h c in hcm0) and the sums
+/// of its edge fluctuations (update_values, update_tracer), then the Manning friction
+/// (friction_factor); written to `out`. Returns whether the new state is active (QuietMap).
+template <int NT, class E>
+KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real hc0, const More<NT>& hcm0,
+                                             const Conserved<E>& out, int j, int i, const Fluct& Mx,
+                                             const More<NT>& Mxm, const Fluct& My, const More<NT>& Mym,
+                                             Real fx, Real fy, Real dt, Real gn2, Real eps_h,
                                              const ClipCounter<E>& clipped) {
   Real h = h0, qx = qx0, qy = qy0, hc = hc0, clip;
-  update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip);
+  bool empty;
+  update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip, empty);
+  More<NT> hcm;
+#pragma unroll
+  for (int t = 1; t < NT; ++t) hcm[t] = update_tracer(hcm0[t], Mxm[t], Mym[t], fx, fy, empty);
   // Before the friction, which changes only wet cells (active anyway): W^n is not kept past here.
-  const bool active = active_cell_branch(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
+  bool active = active_cell_branch(h, qx, qy, hc, h0, qx0, qy0, hc0, eps_h);
+#pragma unroll
+  for (int t = 1; t < NT; ++t) active = active || !same_bits(hcm[t], hcm0[t]);
   if (clip > Real(0)) Kokkos::atomic_add(&clipped(), double(clip));
   if (h >= eps_h && gn2 > Real(0)) {
     const Real r = friction_factor(true, h, qx, qy, shwa::cbrt(h), dt, gn2);
@@ -204,11 +270,13 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
   out.qx(j, i) = qx;
   out.qy(j, i) = qy;
   out.hc[0](j, i) = hc;
+#pragma unroll
+  for (int t = 1; t < NT; ++t) out.hc[t](j, i) = hcm[t];
   return active;
 }
 
 KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
-  return Fluct{a.h + b.h, a.qn + b.qn, a.qt + b.qt, a.hc + b.hc};
+  return Fluct{a.h + b.h, a.qn + b.qn, a.qt + b.qt, add_rn(a.hc, b.hc)};
 }
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
@@ -295,13 +363,14 @@ using ColumnPolicy =
 /// The Roe problem of the edge between L and R in the frame of direction Dir, on a device: where
 /// both cells are wet (almost every edge of most flows) without the wet/dry classification
 /// (roe_fluctuations<false>, which gives the same values), so that warps of wet edges skip it.
+/// `em`: what the edge's other tracers read (tracer_fluct).
 template <int Dir>
 KOKKOS_FORCEINLINE_FUNCTION void device_roe(const CellPrim& L, const CellPrim& R, Real g, Real sg,
-                                            Real eps, Fluct& dm, Fluct& dp) {
+                                            Real eps, Fluct& dm, Fluct& dp, EdgeMass& em) {
   if ((L.h >= eps) & (R.h >= eps))
-    roe_fluctuations<false>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, sg, eps, dm, dp);
+    roe_fluctuations<false>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, sg, eps, dm, dp, em);
   else
-    roe_fluctuations<true>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, sg, eps, dm, dp);
+    roe_fluctuations<true>(edge_prim<Dir>(L), edge_prim<Dir>(R), g, sg, eps, dm, dp, em);
 }
 
 /// The edge's wave-speed bound, on a device, likewise.
@@ -316,12 +385,15 @@ struct RawCell {
   Real h, qx, qy, hc, H;
 };
 
-template <class E>
+/// NT: the tracers of the update (the CFL pass reads none: 1). Team scratch, kLanes values an
+/// array: the 6 primitives, the 4 values handed east (or the CFL pass's speed), then the other
+/// tracers' concentrations and the D+ of their h c handed east.
+template <class E, int NT = 1>
 struct Column {
   using Member = typename ColumnPolicy<E>::member_type;
   static constexpr int kOwned = kLanes - 2;
-  /// Per lane: 6 primitives and 4 values handed east.
-  static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(10 * kLanes); }
+  static constexpr int kArrays = 10 + 2 * (NT - 1);
+  static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(kArrays * kLanes); }
   static long teams(const Box& box, int rows) {
     return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
   }
@@ -336,7 +408,7 @@ struct Column {
   int lane, i, j0, nrows;  // the team's cells: columns [i0(), i1(b)), rows [j0, j0 + nrows)
   bool owned, loads;  // owns its cell (updates it, counts it); its column exists in memory
   KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows)
-      : s(m.team_scratch(0), 10 * kLanes), lane(m.team_rank()) {
+      : s(m.team_scratch(0), kArrays * kLanes), lane(m.team_rank()) {
     const int ncols = (b.nx() + kOwned - 1) / kOwned;
     const int i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
     j0 = b.j0 + (m.league_rank() / ncols) * rows;
@@ -385,6 +457,39 @@ struct Column {
   KOKKOS_INLINE_FUNCTION void put_east(const Fluct& f) const {
     s(6 * kLanes + lane) = f.h, s(7 * kLanes + lane) = f.qn, s(8 * kLanes + lane) = f.qt;
     s(9 * kLanes + lane) = f.hc;
+  }
+  /// W^n's h c of the other tracers of this lane's cell in row j (zeros beyond the ghosts).
+  KOKKOS_FORCEINLINE_FUNCTION More<NT> load_more(const Conserved<E>& w, int j) const {
+    More<NT> hc;
+    if (loads) {
+#pragma unroll
+      for (int t = 1; t < NT; ++t) hc[t] = w.hc[t](j, i);
+    }
+    return hc;
+  }
+  /// The other tracers' concentrations of this lane's cell, and the east lane's.
+  KOKKOS_INLINE_FUNCTION void put_more_c(const More<NT>& c) const {
+#pragma unroll
+    for (int t = 1; t < NT; ++t) s((9 + t) * kLanes + lane) = c[t];
+  }
+  KOKKOS_INLINE_FUNCTION More<NT> east_more_c() const {
+    const int q = lane + 1 < kLanes ? lane + 1 : lane;
+    More<NT> c;
+#pragma unroll
+    for (int t = 1; t < NT; ++t) c[t] = s((9 + t) * kLanes + q);
+    return c;
+  }
+  /// The other tracers' D+ handed east, and what the western lane handed (as from_west).
+  KOKKOS_INLINE_FUNCTION void put_east_more(const More<NT>& d) const {
+#pragma unroll
+    for (int t = 1; t < NT; ++t) s((8 + NT + t) * kLanes + lane) = d[t];
+  }
+  KOKKOS_INLINE_FUNCTION More<NT> from_west_more() const {
+    const int q = lane > 0 ? lane - 1 : 0;
+    More<NT> d;
+#pragma unroll
+    for (int t = 1; t < NT; ++t) d[t] = s((8 + NT + t) * kLanes + q);
+    return d;
   }
   /// The CFL pass hands east one speed.
   KOKKOS_INLINE_FUNCTION void put_east(Real speed) const { s(6 * kLanes + lane) = speed; }
@@ -541,10 +646,10 @@ struct UpdateArgs {
   bool has_n;
 };
 
-/// Device body of flux_update_recompute, one team a tile; StepSource: HostStep or DeviceStep.
-/// (Named functors: nvcc's extended lambdas fail when their enclosing template is instantiated
-/// with several step sources in several translation units.)
-template <class E, class StepSource>
+/// Device body of flux_update_recompute, one team a tile; StepSource: HostStep or DeviceStep; NT
+/// tracers. (Named functors: nvcc's extended lambdas fail when their enclosing template is
+/// instantiated with several step sources in several translation units.)
+template <class E, class StepSource, int NT>
 struct RecomputeUpdate {
   UpdateArgs<E> a;
   StepSource step;
@@ -566,18 +671,29 @@ struct RecomputeUpdate {
       const Stencil st(w, a.H, j, i, eps);
       const CellPrim &C = st.c, &W = st.w, &Ea = st.e, &S = st.s, &N = st.n;
       Fluct dm, dp, Mx, My;
-      roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp);
-      Mx = dp;
-      roe_fluctuations(edge_prim<0>(C), edge_prim<0>(Ea), g, sg, eps, dm, dp);
-      Mx = add(Mx, dm);
-      roe_fluctuations(edge_prim<1>(S), edge_prim<1>(C), g, sg, eps, dm, dp);
-      My = dp;
-      roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp);
-      My = add(My, dm);
+      EdgeMass em;
+      // The other tracers (NT > 1): each neighbour's concentrations are read for its edge.
+      const More<NT> cC = load_more_c<NT>(w, j, i, C.h);
+      More<NT> dmm, dpm, Mxm, Mym;
+      roe_fluctuations(edge_prim<0>(W), edge_prim<0>(C), g, sg, eps, dm, dp, em);
+      more_fluct<NT>(em, load_more_c<NT>(w, j, i - 1, W.h), cC, dmm, dpm);
+      Mx = dp, Mxm = dpm;
+      roe_fluctuations(edge_prim<0>(C), edge_prim<0>(Ea), g, sg, eps, dm, dp, em);
+      more_fluct<NT>(em, cC, load_more_c<NT>(w, j, i + 1, Ea.h), dmm, dpm);
+      Mx = add(Mx, dm), Mxm = add(Mxm, dmm);
+      roe_fluctuations(edge_prim<1>(S), edge_prim<1>(C), g, sg, eps, dm, dp, em);
+      more_fluct<NT>(em, load_more_c<NT>(w, j - 1, i, S.h), cC, dmm, dpm);
+      My = dp, Mym = dpm;
+      roe_fluctuations(edge_prim<1>(C), edge_prim<1>(N), g, sg, eps, dm, dp, em);
+      more_fluct<NT>(em, cC, load_more_c<NT>(w, j + 1, i, N.h), dmm, dpm);
+      My = add(My, dm), Mym = add(Mym, dmm);
+      More<NT> hcm0;
+#pragma unroll
+      for (int t = 1; t < NT; ++t) hcm0[t] = w.hc[t](j, i);
       // Each active cell marks its own square (plain stores of one value: QuietMap::mark),
       // which costs less than a team reduction of the tile's activity.
-      if (update_cell(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc[0](j, i), a.out, j, i, Mx, My, fx, fy,
-                      dt, a.has_n ? a.gn2_field(j, i) : a.gn2c, eps, a.clipped) &&
+      if (update_cell<NT>(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc[0](j, i), hcm0, a.out, j, i, Mx, Mxm,
+                          My, Mym, fx, fy, dt, a.has_n ? a.gn2_field(j, i) : a.gn2c, eps, a.clipped) &&
           q.on)
         q.mark(i, i + 1, j, j + 1);
     });
@@ -589,9 +705,9 @@ struct RecomputeUpdate {
 /// solved by both teams on the same bits, so it gives the same result whichever team (tile, block)
 /// solves it, and the fields do not depend on the decomposition. StepSource: HostStep or
 /// DeviceStep.
-template <class E, class StepSource>
+template <class E, class StepSource, int NT>
 struct DecoupledUpdate {
-  using Col = Column<E>;
+  using Col = Column<E, NT>;
   UpdateArgs<E> a;
   StepSource step;
   int rows;
@@ -610,55 +726,96 @@ struct DecoupledUpdate {
     CellPrim below{0, 0, 0, 0, 0, 0};
     Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
     Fluct mx_below{0, 0, 0, 0}, my_below{0, 0, 0, 0};  // its sums so far
+    // The other tracers (NT > 1), likewise: the cell below's concentrations, h c and sums.
+    More<NT> c_below, hcm_below, mxm_below, mym_below;
     RawCell next = col.load(w, a.H, col.j0 - 1);
+    More<NT> next_more = col.load_more(w, col.j0 - 1);
 #pragma unroll 1
     for (int r = -1; r <= col.nrows; ++r) {
       const int j = col.j0 + r;
       const RawCell raw = next;
-      if (r < col.nrows) next = col.load(w, a.H, j + 1);
+      const More<NT> raw_more = next_more;
+      if (r < col.nrows) next = col.load(w, a.H, j + 1), next_more = col.load_more(w, j + 1);
       const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, raw.hc, raw.H, eps);
+      More<NT> cm;
+#pragma unroll
+      for (int t = 1; t < NT; ++t) cm[t] = concentration(raw.h, raw_more[t]);
       col.put_prim(c);
+      col.put_more_c(cm);
       m.team_barrier();
       Fluct mx{0, 0, 0, 0}, my{0, 0, 0, 0};
+      More<NT> mxm, mym;
       if (r >= 0) {
         // The y-edge south of row r: D- completes the cell below, D+ starts this cell's sum.
         Fluct dm, dp;
-        device_roe<1>(below, c, g, sg, eps, dm, dp);
+        EdgeMass em;
+        More<NT> dmm, dpm;
+        device_roe<1>(below, c, g, sg, eps, dm, dp, em);
+        more_fluct<NT>(em, c_below, cm, dmm, dpm);
         if (r >= 1 && col.owned &&
-            update_cell(below.h, qx_below, qy_below, hc_below, a.out, j - 1, i, mx_below,
-                        add(my_below, dm), fx, fy, dt, a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps,
-                        a.clipped))
+            update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
+                            mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), fx, fy, dt,
+                            a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped))
           act = true;
-        my = dp;
+        my = dp, mym = dpm;
       }
       if (r >= 0 && r < col.nrows) {
         // The x-edge east of the cell: D- stays, D+ goes to the next lane.
         Fluct dm, dp;
-        device_roe<0>(c, col.east_prim(), g, sg, eps, dm, dp);
+        EdgeMass em;
+        More<NT> dmm, dpm;
+        device_roe<0>(c, col.east_prim(), g, sg, eps, dm, dp, em);
+        more_fluct<NT>(em, cm, col.east_more_c(), dmm, dpm);
         col.put_east(dp);
+        col.put_east_more(dpm);
         m.team_barrier();
-        mx = add(col.from_west(), dm);
+        mx = add(col.from_west(), dm), mxm = add(col.from_west_more(), dmm);
       }
       below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
-      mx_below = mx, my_below = my;
+      c_below = cm, hcm_below = raw_more;
+      mx_below = mx, my_below = my, mxm_below = mxm, mym_below = mym;
     }
     if (q.on) col.mark_active(m, q, b, act);
   }
 };
 
-/// Launches an update functor F<E, StepSource> with the step's source: HostStep or DeviceStep
+/// Launches an update functor F<E, StepSource, NT> with the step's source: HostStep or DeviceStep
 /// (StepDt).
-template <template <class, class> class F, class E, class Policy, class... Rest>
+template <template <class, class, int> class F, int NT, class E, class Policy, class... Rest>
 void launch_update(const char* name, const Policy& policy, const StepDt& step,
                    const StepConstants& k, const UpdateArgs<E>& a, Rest... rest) {
   if (step.on_device()) {
     const DeviceStep s{step, Real(k.dx), Real(k.dy)};
-    Kokkos::parallel_for(name, policy, F<E, DeviceStep>{a, s, rest...});
+    Kokkos::parallel_for(name, policy, F<E, DeviceStep, NT>{a, s, rest...});
   } else {
     const Real dt = step.value;
     const HostStep s{{dt, dt / Real(k.dx), dt / Real(k.dy)}};
-    Kokkos::parallel_for(name, policy, F<E, HostStep>{a, s, rest...});
+    Kokkos::parallel_for(name, policy, F<E, HostStep, NT>{a, s, rest...});
   }
+}
+
+/// f(std::integral_constant<int, NT>) with NT = ntracers (1 to kMaxTracers): the update kernels
+/// are compiled for each tracer count, so that one pass carries them all.
+template <class F>
+void with_tracers(int ntracers, const F& f) {
+  static_assert(kMaxTracers == 4, "with_tracers instantiates 1 to 4 tracers");
+  switch (ntracers) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    default:
+      throw std::invalid_argument(std::to_string(ntracers) + " tracers: the update carries 1 to " +
+                                  std::to_string(kMaxTracers));
+  }
+}
+
+/// The update's state and its output carry the same tracers.
+template <class E>
+void check_tracers(const Conserved<E>& w, const Conserved<E>& out) {
+  if (w.ntracers != out.ntracers)
+    throw std::invalid_argument("the update reads " + std::to_string(w.ntracers) + " tracers and writes " +
+                                std::to_string(out.ntracers));
 }
 
 /// The update kernels' arguments of a launch.
@@ -674,45 +831,61 @@ UpdateArgs<E> update_args(const Conserved<E>& w, const Conserved<E>& out, const 
 
 /// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
+/// One pass updates the water and every tracer of `w` (out: as many).
 template <class E>
 void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
   if (box.empty()) return;
+  detail::check_tracers(w, out);
   if constexpr (is_host_space<E>()) {
-    // Host: one thread a tile, one cell a SIMD lane (kernels_host.hpp).
     if (step.on_device())
       throw std::logic_error("host updates take the step as a value (StepDt::value)");
-    detail::host_flux_update_recompute(w, out, H, gn2_field, box, step.value, k, tiling, clipped, quiet);
-  } else {
-    detail::launch_update<detail::RecomputeUpdate>(
-        "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling), step, k,
-        detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
-        detail::ceil_div(box.nx(), tiling.tx));
   }
+  detail::with_tracers(w.ntracers, [&](auto nt) {
+    constexpr int NT = decltype(nt)::value;
+    if constexpr (is_host_space<E>()) {
+      // Host: one thread a tile, one cell a SIMD lane (kernels_host.hpp).
+      detail::host_flux_update_recompute<NT>(w, out, H, gn2_field, box, step.value, k, tiling, clipped,
+                                             quiet);
+    } else {
+      detail::launch_update<detail::RecomputeUpdate, NT>(
+          "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling), step, k,
+          detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
+          detail::ceil_div(box.nx(), tiling.tx));
+    }
+  });
 }
 
 /// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
+/// One pass updates the water and every tracer of `w` (out: as many).
 template <class E>
 void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
   if (box.empty()) return;
+  detail::check_tracers(w, out);
   if constexpr (is_host_space<E>()) {
-    // Host: one thread a tile sweeps it a row of edges at a time, SIMD (kernels_host.hpp); every
-    // edge inside the tile is solved once.
     if (step.on_device())
       throw std::logic_error("host updates take the step as a value (StepDt::value)");
-    detail::host_flux_update_decoupled(w, out, H, gn2_field, box, step.value, k, tiling, clipped, quiet);
-  } else {
-    const int rows = detail::column_rows<E>(box, tiling.rows);
-    detail::launch_update<detail::DecoupledUpdate>(
-        "shwa::flux_update_decoupled", detail::Column<E>::policy(box, rows), step, k,
-        detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), rows);
   }
+  detail::with_tracers(w.ntracers, [&](auto nt) {
+    constexpr int NT = decltype(nt)::value;
+    if constexpr (is_host_space<E>()) {
+      // Host: one thread a tile sweeps it a row of edges at a time, SIMD (kernels_host.hpp); every
+      // edge inside the tile is solved once.
+      detail::host_flux_update_decoupled<NT>(w, out, H, gn2_field, box, step.value, k, tiling, clipped,
+                                             quiet);
+    } else {
+      const int rows = detail::column_rows<E>(box, tiling.rows);
+      detail::launch_update<detail::DecoupledUpdate, NT>(
+          "shwa::flux_update_decoupled", detail::Column<E, NT>::policy(box, rows), step, k,
+          detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), rows);
+    }
+  });
 }
 
 }  // namespace shwa

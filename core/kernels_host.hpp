@@ -54,6 +54,39 @@ struct FluctRow {
   Fluct get(int i) const { return Fluct{h[i], qn[i], qt[i], hc[i]}; }
 };
 
+/// Rows of the tracers after the first, one array each, tracer t's at [t] (as More).
+template <int NT, class T>
+struct MoreRows {
+  T* v[NT > 1 ? NT - 1 : 1];
+  T* operator[](int t) const { return v[t - 1]; }
+  T*& operator[](int t) { return v[t - 1]; }
+};
+
+/// PrimRow and FluctRow of NT tracers: with the other tracers' concentrations (cm) or h c
+/// fluctuations (hcm). With one tracer they are PrimRow and FluctRow.
+template <int NT>
+struct PrimRowN : PrimRow {
+  MoreRows<NT, const Real> cm;
+};
+template <>
+struct PrimRowN<1> : PrimRow {};
+template <int NT>
+struct FluctRowN : FluctRow {
+  MoreRows<NT, Real> hcm;
+};
+template <>
+struct FluctRowN<1> : FluctRow {};
+
+/// The FluctRowN of the 3 + NT arrays of n values from `a` on.
+template <int NT>
+KOKKOS_FORCEINLINE_FUNCTION FluctRowN<NT> fluct_row(Real* a, size_t n) {
+  FluctRowN<NT> r{{a, a + n, a + 2 * n, a + 3 * n}};
+  if constexpr (NT > 1) {
+    for (int t = 1; t < NT; ++t) r.hcm[t] = a + (3 + t) * n;
+  }
+  return r;
+}
+
 /// Whether every cell on both sides of the n edges is wet (then the rows skip the wet/dry
 /// classification, which is a fifth of the branch-free solver's instructions).
 inline bool all_wet(const PrimRow L, const PrimRow R, int n, Real eps) {
@@ -63,36 +96,60 @@ inline bool all_wet(const PrimRow L, const PrimRow R, int n, Real eps) {
   return hmin >= eps;
 }
 
+/// Edge e of rows of NT > 1 tracers: roe_solve (the water and the first tracer), then the other
+/// tracers from its EdgeMass (tracer_fluct); returns whether the edge needed a rare case. The body
+/// of roe_row_impl's SIMD loop, as a function of its own (see recompute_sums).
+template <bool MaybeDry, bool Rare, int NT>
+KOKKOS_FORCEINLINE_FUNCTION bool roe_edge(const PrimRowN<NT>& L, const PrimRowN<NT>& R, int e, Real g,
+                                          Real sg, Real eps, const FluctRowN<NT>& dm,
+                                          const FluctRowN<NT>& dp) {
+  Fluct m, p;
+  bool r;
+  EdgeMass em;
+  roe_solve<MaybeDry, Rare>(L[e], R[e], g, sg, eps, m, p, r, em);
+  dm.set(e, m);
+  dp.set(e, p);
+  for (int t = 1; t < NT; ++t) tracer_fluct(em, L.cm[t][e], R.cm[t][e], dm.hcm[t][e], dp.hcm[t][e]);
+  return r;
+}
+
 /// Solves the row with roe_solve<MaybeDry, Rare>; returns whether an edge needed a rare case
-/// (always false with Rare).
-template <bool MaybeDry, bool Rare>
-bool roe_row_impl(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
-                  const FluctRow dm, const FluctRow dp) {
+/// (always false with Rare). With one tracer the loop's body holds roe_solve's outputs as its own
+/// locals, the form GCC vectorizes; with more, the body is roe_edge.
+template <bool MaybeDry, bool Rare, int NT>
+bool roe_row_impl(const PrimRowN<NT> L, const PrimRowN<NT> R, int n, Real g, Real sg, Real eps,
+                  const FluctRowN<NT> dm, const FluctRowN<NT> dp) {
   int rare = 0;
   SHWA_SIMD_OR(rare)
   for (int e = 0; e < n; ++e) {
-    Fluct m, p;
-    bool r;
-    roe_solve<MaybeDry, Rare>(L[e], R[e], g, sg, eps, m, p, r);
-    dm.set(e, m);
-    dp.set(e, p);
-    rare |= int(r & !Rare);
+    if constexpr (NT == 1) {
+      Fluct m, p;
+      bool r;
+      roe_solve<MaybeDry, Rare>(L[e], R[e], g, sg, eps, m, p, r);
+      dm.set(e, m);
+      dp.set(e, p);
+      rare |= int(r & !Rare);
+    } else {
+      rare |= int(roe_edge<MaybeDry, Rare, NT>(L, R, e, g, sg, eps, dm, dp) & !Rare);
+    }
   }
   return rare != 0;
 }
 
-template <bool MaybeDry>
-void roe_row_dispatch(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
-                      const FluctRow dm, const FluctRow dp) {
+template <bool MaybeDry, int NT>
+void roe_row_dispatch(const PrimRowN<NT> L, const PrimRowN<NT> R, int n, Real g, Real sg, Real eps,
+                      const FluctRowN<NT> dm, const FluctRowN<NT> dp) {
   if (roe_row_impl<MaybeDry, false>(L, R, n, g, sg, eps, dm, dp))
     roe_row_impl<MaybeDry, true>(L, R, n, g, sg, eps, dm, dp);
 }
 
-/// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e]. First
-/// without the rare cases (roe_solve<*, false>), again with them if an edge of the row needed one;
-/// and without the wet/dry classification where all cells are wet.
-inline void roe_row(const PrimRow L, const PrimRow R, int n, Real g, Real sg, Real eps,
-                    const FluctRow dm, const FluctRow dp) {
+/// Solves the n edges between L[e] and R[e], e in [0, n): D- into dm[e], D+ into dp[e], for the
+/// water and the NT tracers. First without the rare cases (roe_solve<*, false>), again with them
+/// if an edge of the row needed one; and without the wet/dry classification where all cells are
+/// wet.
+template <int NT>
+inline void roe_row(const PrimRowN<NT> L, const PrimRowN<NT> R, int n, Real g, Real sg, Real eps,
+                    const FluctRowN<NT> dm, const FluctRowN<NT> dp) {
   if (all_wet(L, R, n, eps))
     roe_row_dispatch<false>(L, R, n, g, sg, eps, dm, dp);
   else
@@ -146,19 +203,26 @@ inline Real cbrt_arith(Real x) {
 }
 
 /// The sums of a row's fluctuations as update_row reads them, cell tx: x (west D+ plus east D-) and
-/// y (south D+ plus north D-). Recompute: rows of sums its loop has formed.
+/// y (south D+ plus north D-); x_more, y_more: tracer t's (t >= 1, NT > 1). Recompute: rows of
+/// sums its loop has formed.
+template <int NT>
 struct SumRows {
-  FluctRow mx, my;
+  FluctRowN<NT> mx, my;
   Fluct x(int tx) const { return mx.get(tx); }
   Fluct y(int tx) const { return my.get(tx); }
+  Real x_more(int tx, int t) const { return mx.hcm[t][tx]; }
+  Real y_more(int tx, int t) const { return my.hcm[t][tx]; }
 };
 
 /// Decoupled: the rows of edges themselves, x-edge e between cells e - 1 and e (D- xm, D+ xp), the
 /// y-edges south (their D+) and north (their D-) of the row; summed as the device kernels sum.
+template <int NT>
 struct EdgeRows {
-  FluctRow xm, xp, south, north;
+  FluctRowN<NT> xm, xp, south, north;
   Fluct x(int tx) const { return add(xp.get(tx), xm.get(tx + 1)); }
   Fluct y(int tx) const { return add(south.get(tx), north.get(tx)); }
+  Real x_more(int tx, int t) const { return add_rn(xp.hcm[t][tx], xm.hcm[t][tx + 1]); }
+  Real y_more(int tx, int t) const { return add_rn(south.hcm[t][tx], north.hcm[t][tx]); }
 };
 
 /// The rows update_row reads (W^n, g n^2 if per cell) and writes (W^{n+1}).
@@ -166,16 +230,29 @@ struct UpdateRows {
   const Real *h0, *qx0, *qy0, *hc0, *gn2;
   Real *h1, *qx1, *qy1, *hc1;
 };
+/// With NT tracers: the other tracers' h c, read (hc0m) and written (hc1m).
+template <int NT>
+struct UpdateRowsN : UpdateRows {
+  MoreRows<NT, const Real> hc0m;
+  MoreRows<NT, Real> hc1m;
+};
+template <>
+struct UpdateRowsN<1> : UpdateRows {};
 
 /// W^{n+1} of cell tx of the row: the flux part (update_values), then the Manning friction
 /// (friction_factor) where Friction, with g n^2 from the field's row where PerCell, else gn2c. The
 /// body of update_row's SIMD loop, as a function of its own so that its fluctuation sums are plain
 /// values (see recompute_sums).
-template <bool Friction, bool PerCell, class Sums>
-KOKKOS_FORCEINLINE_FUNCTION void update_one(const UpdateRows& r, int tx, const Sums& sums, Real gn2c,
+template <bool Friction, bool PerCell, int NT, class Sums>
+KOKKOS_FORCEINLINE_FUNCTION void update_one(const UpdateRowsN<NT>& r, int tx, const Sums& sums, Real gn2c,
                                             Real fx, Real fy, Real dt, Real eps, Real& clip) {
   Real h = r.h0[tx], qx = r.qx0[tx], qy = r.qy0[tx], hc = r.hc0[tx];
-  update_values(h, qx, qy, hc, sums.x(tx), sums.y(tx), fx, fy, eps, clip);
+  bool empty;
+  update_values(h, qx, qy, hc, sums.x(tx), sums.y(tx), fx, fy, eps, clip, empty);
+  if constexpr (NT > 1) {
+    for (int t = 1; t < NT; ++t)
+      r.hc1m[t][tx] = update_tracer(r.hc0m[t][tx], sums.x_more(tx, t), sums.y_more(tx, t), fx, fy, empty);
+  }
   if constexpr (Friction) {
     const Real gn2 = PerCell ? r.gn2[tx] : gn2c;
     const bool use = (h >= eps) & (gn2 > Real(0));
@@ -189,25 +266,29 @@ KOKKOS_FORCEINLINE_FUNCTION void update_one(const UpdateRows& r, int tx, const S
   r.hc1[tx] = hc;
 }
 
-template <bool Friction, bool PerCell, class Sums>
-void update_row_impl(const UpdateRows r, int ntx, const Sums sums, Real gn2c, Real fx, Real fy,
+template <bool Friction, bool PerCell, int NT, class Sums>
+void update_row_impl(const UpdateRowsN<NT> r, int ntx, const Sums sums, Real gn2c, Real fx, Real fy,
                      Real dt, Real eps, Real* clip) {
   SHWA_SIMD
   for (int tx = 0; tx < ntx; ++tx)
-    update_one<Friction, PerCell>(r, tx, sums, gn2c, fx, fy, dt, eps, clip[tx]);
+    update_one<Friction, PerCell, NT>(r, tx, sums, gn2c, fx, fy, dt, eps, clip[tx]);
 }
 
 /// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time), one SIMD loop
-/// (update_one). The clipped water goes to the scratch row `clip` and is counted cell by cell, as
-/// update_cell does. Sums: SumRows or EdgeRows. Returns whether a cell of the row is active
-/// (QuietMap): a wet cell answers for a row, and only rows without one compare old and new bits.
-template <class E, class Sums>
+/// (update_one), the water and NT tracers. The clipped water goes to the scratch row `clip` and is
+/// counted cell by cell, as update_cell does. Sums: SumRows or EdgeRows. Returns whether a cell of
+/// the row is active (QuietMap): a wet cell answers for a row, and only rows without one compare
+/// old and new bits.
+template <int NT, class E, class Sums>
 bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
                 bool has_n, Real gn2c, int j, int i0, int ntx, const Sums sums, Real fx, Real fy,
                 Real dt, Real eps, Real* clip, const ClipCounter<E>& clipped) {
-  const UpdateRows r{&w.h(j, i0),   &w.qx(j, i0),   &w.qy(j, i0),   &w.hc[0](j, i0),
-                     has_n ? &gn2_field(j, i0) : nullptr,
-                     &out.h(j, i0), &out.qx(j, i0), &out.qy(j, i0), &out.hc[0](j, i0)};
+  UpdateRowsN<NT> r{{&w.h(j, i0),   &w.qx(j, i0),   &w.qy(j, i0),   &w.hc[0](j, i0),
+                      has_n ? &gn2_field(j, i0) : nullptr,
+                      &out.h(j, i0), &out.qx(j, i0), &out.qy(j, i0), &out.hc[0](j, i0)}};
+  if constexpr (NT > 1) {
+    for (int t = 1; t < NT; ++t) r.hc0m[t] = &w.hc[t](j, i0), r.hc1m[t] = &out.hc[t](j, i0);
+  }
   if (has_n)
     update_row_impl<true, true>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
   else if (gn2c > Real(0))
@@ -229,22 +310,32 @@ bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
   for (int tx = 0; tx < ntx; ++tx)
     active |= int(active_cell(r.h1[tx], r.qx1[tx], r.qy1[tx], r.hc1[tx], r.h0[tx], r.qx0[tx], r.qy0[tx],
                               r.hc0[tx], eps));
+  if constexpr (NT > 1) {
+    for (int t = 1; t < NT; ++t) {
+      const Real *a = r.hc1m[t], *b = r.hc0m[t];
+      SHWA_SIMD_OR(active)
+      for (int tx = 0; tx < ntx; ++tx) active |= int(!same_bits(a[tx], b[tx]));
+    }
+  }
   return active != 0;
 }
 
-/// Team scratch of the host sweeps (flat, structure of arrays):
-///   p      6 arrays (h, H, u, v, c, sqrt h) over the (TX+2) x (TY+2) block of the tile and its four
-///          neighbouring rows and columns (corners unused);
-///   edges  5 rows of 4 arrays over TX + 1 edges: the D- and D+ of the rows of edges being solved
-///          (the CFL pass keeps edge speeds in their first arrays);
+/// Team scratch of the host sweeps (flat, structure of arrays), for NT tracers (the CFL pass: 1):
+///   p      5 + NT arrays (h, H, u, v, c, sqrt h, then the other tracers' c) over the
+///          (TX+2) x (TY+2) block of the tile and its four neighbouring rows and columns (corners
+///          unused);
+///   edges  5 rows of 3 + NT arrays (h, qn, qt, hc, then the other tracers' hc) over TX + 1
+///          edges: the D- and D+ of the rows of edges being solved (the CFL pass keeps edge speeds
+///          in their first arrays);
 ///   clip   1 array over TX + 1: update_row's clipped water.
-template <class E>
+template <class E, int NT = 1>
 struct HostTileScratch {
+  static constexpr int kPrims = 5 + NT, kFlucts = 3 + NT;
   int TX, px, npos;
   Real* base;
 
   static size_t reals(const Tiling& t) {
-    return 6 * size_t(t.tx + 2) * (t.ty + 2) + 21 * size_t(t.tx + 1);
+    return kPrims * size_t(t.tx + 2) * (t.ty + 2) + (5 * kFlucts + 1) * size_t(t.tx + 1);
   }
   static size_t bytes(const Tiling& t) { return ScratchArray<E>::shmem_size(reals(t)); }
 
@@ -259,19 +350,22 @@ struct HostTileScratch {
   Real* prim(int field) const { return base + size_t(field) * npos; }
   /// The row of primitive values that starts at tile cell (tx, ty), in the frame of direction Dir
   /// (0: x-edges, un = u; 1: y-edges, un = v).
-  PrimRow row(int Dir, int tx, int ty) const {
+  PrimRowN<NT> row(int Dir, int tx, int ty) const {
     const int q = pos(tx, ty);
     const Real *u = prim(2) + q, *v = prim(3) + q;
-    return PrimRow{prim(0) + q, prim(1) + q, Dir == 0 ? u : v, Dir == 0 ? v : u, prim(4) + q,
-                   prim(5) + q};
+    PrimRowN<NT> r{{prim(0) + q, prim(1) + q, Dir == 0 ? u : v, Dir == 0 ? v : u, prim(4) + q,
+                    prim(5) + q}};
+    if constexpr (NT > 1) {
+      for (int t = 1; t < NT; ++t) r.cm[t] = prim(5 + t) + q;
+    }
+    return r;
   }
   /// update_row's scratch row.
-  Real* clip() const { return base + 6 * size_t(npos) + 20 * (size_t(TX) + 1); }
+  Real* clip() const { return base + kPrims * size_t(npos) + 5 * kFlucts * (size_t(TX) + 1); }
   /// Row s (0 to 4) of fluctuations of the edges being solved.
-  FluctRow edges(int s) const {
+  FluctRowN<NT> edges(int s) const {
     const size_t ne = size_t(TX) + 1;
-    Real* a = base + 6 * size_t(npos) + size_t(s) * 4 * ne;
-    return FluctRow{a, a + ne, a + 2 * ne, a + 3 * ne};
+    return fluct_row<NT>(base + kPrims * size_t(npos) + size_t(s) * kFlucts * ne, ne);
   }
 
   /// Primitive values of the tile and of its four neighbouring rows and columns.
@@ -287,6 +381,11 @@ struct HostTileScratch {
       const int q = pos(0, ty);
       Real *ph = prim(0) + q, *pH = prim(1) + q, *pu = prim(2) + q, *pv = prim(3) + q,
            *pc = prim(4) + q, *psh = prim(5) + q;
+      MoreRows<NT, const Real> hcm;  // the other tracers (NT > 1)
+      MoreRows<NT, Real> pcm;
+      if constexpr (NT > 1) {
+        for (int t = 1; t < NT; ++t) hcm[t] = &w.hc[t](j, tl.i0), pcm[t] = prim(5 + t) + q;
+      }
       SHWA_SIMD
       for (int tx = a; tx < b; ++tx) {
         const CellPrim c = make_cell_prim(h[tx], qx[tx], qy[tx], WithC ? hc[tx] : Real(0), Hb[tx], eps);
@@ -296,6 +395,9 @@ struct HostTileScratch {
         pv[tx] = c.v;
         if (WithC) pc[tx] = c.c;
         psh[tx] = c.sh;
+        if constexpr (NT > 1) {
+          for (int t = 1; t < NT; ++t) pcm[t][tx] = concentration(h[tx], hcm[t][tx]);
+        }
       }
     }
   }
@@ -343,13 +445,14 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
   return cfl_step(zmax, num);
 }
 
-/// Host body of flux_update_decoupled: every edge of the tile is solved once, a row at a time.
-template <class E>
+/// Host body of flux_update_decoupled: every edge of the tile is solved once, a row at a time; the
+/// water and NT tracers.
+template <int NT, class E>
 void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                                 const Field<E>& gn2_field, const Box& box, Real dt,
                                 const StepConstants& k, const Tiling& tiling,
                                 const ClipCounter<E>& clipped, const QuietMap<E>& q) {
-  using Scr = HostTileScratch<E>;
+  using Scr = HostTileScratch<E, NT>;
   const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
   const Real g = k.g, sg = k.sqrt_g, eps = k.eps_h, gn2c = k.gn2;
   const Real fx = dt / Real(k.dx), fy = dt / Real(k.dy);
@@ -367,16 +470,16 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
         s.load(w, H, tl, eps);
         // Row by row: the x-edges of row ty (edge e between cells e - 1 and e), the y-edges north of
         // it, then its update; the D+ of the y-edges north of a row is the next row's south.
-        const FluctRow xm = s.edges(0), xp = s.edges(1), ym = s.edges(2);
-        FluctRow south = s.edges(3), north = s.edges(4);
+        const FluctRowN<NT> xm = s.edges(0), xp = s.edges(1), ym = s.edges(2);
+        FluctRowN<NT> south = s.edges(3), north = s.edges(4);
         roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
         Real* const clip = s.clip();
         int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
         for (int ty = 0; ty < nty; ++ty) {
           roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
           roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
-          if (update_row(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
-                         EdgeRows{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped))
+          if (update_row<NT>(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
+                             EdgeRows<NT>{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped))
             lo = std::min(lo, ty), hi = ty;
           std::swap(south, north);
         }
@@ -390,17 +493,37 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
 /// each local of such a body whose address is taken (an output of roe_solve) one struct a SIMD
 /// lane, and it then found the fluctuations' fields strided and left the float loop scalar (4x
 /// slower); inside an inlined function they are plain values.
-template <bool MaybeDry, bool Rare, class E>
+/// NT > 1: the other tracers' sums too, from each edge's EdgeMass.
+template <bool MaybeDry, bool Rare, int NT, class E>
 KOKKOS_FORCEINLINE_FUNCTION void recompute_sums(const Conserved<E>& w, const Field<E>& H, int j, int i,
-                                                Real g, Real sg, Real eps, const FluctRow mx,
-                                                const FluctRow my, int t, bool& rare) {
+                                                Real g, Real sg, Real eps, const FluctRowN<NT> mx,
+                                                const FluctRowN<NT> my, int t, bool& rare) {
   const Stencil st(w, H, j, i, eps);
   Fluct mw, pw, me, pe, ms, ps, mn, pn;  // D-, D+ of the west, east, south, north edge
   bool rw, re, rs, rn;
-  roe_solve<MaybeDry, Rare>(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw, rw);
-  roe_solve<MaybeDry, Rare>(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe, re);
-  roe_solve<MaybeDry, Rare>(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps, rs);
-  roe_solve<MaybeDry, Rare>(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn, rn);
+  if constexpr (NT == 1) {
+    roe_solve<MaybeDry, Rare>(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw, rw);
+    roe_solve<MaybeDry, Rare>(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe, re);
+    roe_solve<MaybeDry, Rare>(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps, rs);
+    roe_solve<MaybeDry, Rare>(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn, rn);
+  } else {
+    EdgeMass ew, ee, es, en;
+    More<NT> dm, dp, sx, sy;
+    const More<NT> cc = load_more_c<NT>(w, j, i, st.c.h);
+    roe_solve<MaybeDry, Rare>(edge_prim<0>(st.w), edge_prim<0>(st.c), g, sg, eps, mw, pw, rw, ew);
+    more_fluct<NT>(ew, load_more_c<NT>(w, j, i - 1, st.w.h), cc, dm, dp);
+    sx = dp;
+    roe_solve<MaybeDry, Rare>(edge_prim<0>(st.c), edge_prim<0>(st.e), g, sg, eps, me, pe, re, ee);
+    more_fluct<NT>(ee, cc, load_more_c<NT>(w, j, i + 1, st.e.h), dm, dp);
+    sx = add(sx, dm);
+    roe_solve<MaybeDry, Rare>(edge_prim<1>(st.s), edge_prim<1>(st.c), g, sg, eps, ms, ps, rs, es);
+    more_fluct<NT>(es, load_more_c<NT>(w, j - 1, i, st.s.h), cc, dm, dp);
+    sy = dp;
+    roe_solve<MaybeDry, Rare>(edge_prim<1>(st.c), edge_prim<1>(st.n), g, sg, eps, mn, pn, rn, en);
+    more_fluct<NT>(en, cc, load_more_c<NT>(w, j + 1, i, st.n.h), dm, dp);
+    sy = add(sy, dm);
+    for (int k = 1; k < NT; ++k) mx.hcm[k][t] = sx[k], my.hcm[k][t] = sy[k];
+  }
   mx.set(t, add(pw, me));
   my.set(t, add(ps, mn));
   rare = rw | re | rs | rn;
@@ -408,8 +531,8 @@ KOKKOS_FORCEINLINE_FUNCTION void recompute_sums(const Conserved<E>& w, const Fie
 
 /// Host body of flux_update_recompute: one thread a tile; each cell solves its four edges (interior
 /// edges twice, as on the device), one cell a SIMD lane; the sums go through a row of scratch to
-/// update_row.
-template <class E>
+/// update_row. The water and NT tracers.
+template <int NT, class E>
 void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                                 const Field<E>& gn2_field, const Box& box, Real dt,
                                 const StepConstants& k, const Tiling& tiling,
@@ -421,18 +544,19 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
   const Box b = box;
   const Tiling t = tiling;
   const size_t nrow = size_t(tiling.tx);
+  // Two rows of sums of 3 + NT arrays (h, qn, qt, hc, the other tracers' hc), the clipped water.
+  constexpr size_t kFlucts = 3 + NT, kArrays = 2 * kFlucts + 1;
   Kokkos::parallel_for(
       "shwa::flux_update_recompute",
       tile_policy<E>(box, tiling, 1)
-          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(9 * nrow))),
+          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(kArrays * nrow))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
         const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         const int ntx = tl.ntx, nty = tl.nty;
         if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
-        Real* a = ScratchArray<E>(m.team_scratch(0), 9 * nrow).data();
-        const FluctRow mxr{a, a + nrow, a + 2 * nrow, a + 3 * nrow};
-        const FluctRow myr{a + 4 * nrow, a + 5 * nrow, a + 6 * nrow, a + 7 * nrow};
-        Real* const clip = a + 8 * nrow;
+        Real* a = ScratchArray<E>(m.team_scratch(0), kArrays * nrow).data();
+        const FluctRowN<NT> mxr = fluct_row<NT>(a, nrow), myr = fluct_row<NT>(a + kFlucts * nrow, nrow);
+        Real* const clip = a + 2 * kFlucts * nrow;
         // The row's cells and their four neighbours, all wet or not (MaybeDry), and their edges'
         // rare cases left out or not (Rare), as in roe_row; returns whether an edge needed one.
         auto fluxes_impl = [&](int j, int i0, auto maybe_dry, auto rare_cases) {
@@ -443,13 +567,13 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
           const Real lg = g, lsg = sg, leps = eps;
           const Conserved<E> lw = w;
           const Field<E> lH = H;
-          const FluctRow mx = mxr, my = myr;
+          const FluctRowN<NT> mx = mxr, my = myr;
           const int n = ntx;
           int rare = 0;
           SHWA_SIMD_OR(rare)
           for (int tx = 0; tx < n; ++tx) {
             bool r;
-            recompute_sums<D, R>(lw, lH, j, i0 + tx, lg, lsg, leps, mx, my, tx, r);
+            recompute_sums<D, R, NT>(lw, lH, j, i0 + tx, lg, lsg, leps, mx, my, tx, r);
             rare |= int(r & !R);
           }
           return rare != 0;
@@ -470,8 +594,8 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
             fluxes(j, i0, std::false_type{});
           else
             fluxes(j, i0, std::true_type{});
-          if (update_row(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows{mxr, myr}, fx, fy, dt, eps,
-                         clip, clipped))
+          if (update_row<NT>(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows<NT>{mxr, myr}, fx, fy,
+                             dt, eps, clip, clipped))
             lo = std::min(lo, ty), hi = ty;
         }
         if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);

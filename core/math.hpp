@@ -39,6 +39,76 @@ KOKKOS_FORCEINLINE_FUNCTION bool isfinite(T x) { return SHWA_KOKKOS_MATH::isfini
 #define SHWA_BRANCH_ON_ZERO 0
 #endif
 
+// Arithmetic that no compiler contracts. Compilers may fuse a product and the sum or difference
+// it feeds into one FMA (rounded once, not twice), and which pairs they fuse depends on the code
+// around an expression once inlined, not on its source alone: the same statement can round
+// differently in two kernels. nvcc fuses by default (--fmad=true), in its front end and again in
+// ptxas. The three below round each operation to nearest on every compiler: on CUDA devices
+// through the __d*_rn / __f*_rn intrinsics, which nvcc and ptxas never fuse (PTX mul.rn, add.rn,
+// sub.rn); under Clang with contraction turned off in their bodies; GCC contracts only with
+// -ffp-contract=fast, which host builds turn off (core/CMakeLists.txt) and ISO C++ leaves off.
+// The tracers' arithmetic goes through them (roe.hpp, kernels.hpp, kernels_host.hpp), so that a
+// tracer's bits depend on its operands only, whichever kernel and tracer count computes it. The
+// water's arithmetic does not: it reads no tracer, its statements are the same in every kernel,
+// and FMAs make it faster on devices.
+#if defined(__clang__) && !defined(__NVCC__)
+#define SHWA_NO_CONTRACT _Pragma("clang fp contract(off)")
+#else
+#define SHWA_NO_CONTRACT
+#endif
+
+/// a * b, rounded once and never fused with another operation.
+KOKKOS_FORCEINLINE_FUNCTION double mul_rn(double a, double b) {
+  SHWA_NO_CONTRACT
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION float mul_rn(float a, float b) {
+  SHWA_NO_CONTRACT
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+/// a + b, likewise.
+KOKKOS_FORCEINLINE_FUNCTION double add_rn(double a, double b) {
+  SHWA_NO_CONTRACT
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION float add_rn(float a, float b) {
+  SHWA_NO_CONTRACT
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+/// a - b, likewise.
+KOKKOS_FORCEINLINE_FUNCTION double sub_rn(double a, double b) {
+  SHWA_NO_CONTRACT
+#if defined(__CUDA_ARCH__)
+  return __dsub_rn(a, b);
+#else
+  return a - b;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION float sub_rn(float a, float b) {
+  SHWA_NO_CONTRACT
+#if defined(__CUDA_ARCH__)
+  return __fsub_rn(a, b);
+#else
+  return a - b;
+#endif
+}
+
 /// num / den for den > 0.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T divide(T num, T den) {

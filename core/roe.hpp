@@ -65,6 +65,15 @@ struct CellPrim {
   Real h, H, u, v, c, sh;
 };
 
+/// What a tracer's fluctuations read of an edge's solution (roe_solve), the same for every tracer:
+/// the mass fluctuations D-_h, D+_h before a dry side's are set to zero, the normal discharges of
+/// the two sides, whether the mass flux leaves L, which side a wet/dry wall mirrors, and which
+/// fluctuation is zero.
+struct EdgeMass {
+  Real mh, ph, qnL, qnR;
+  bool from_left, wall_left, wall_right, zm, zp;
+};
+
 // Branch-free form. Every function below computes all of its cases and picks the result with
 // `select` (a ternary between two values already computed, which compilers turn into a blend on SIMD
 // lanes or a predicated move), instead of branching around the work. That lets the host sweeps of
@@ -103,8 +112,19 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Re
   p.sh = shwa::sqrt_nonneg(shwa::max(h, Real(0)));
   p.u = select(wet, qx * rh, Real(0));
   p.v = select(wet, qy * rh, Real(0));
-  p.c = select(holds, hc * rh, Real(0));
+  p.c = select(holds, mul_rn(hc, rh), Real(0));
   return p;
+}
+
+/// The concentration of a tracer of mass per area hc in a cell of depth h, as make_cell_prim
+/// computes the one it carries (the same operations, so the same bits). A tracer's arithmetic,
+/// here and below, is made of mul_rn, add_rn and sub_rn (math.hpp), which no compiler fuses into
+/// FMAs: every tracer then gets the same bits from the same operands in any kernel, whether it is
+/// the one roe_solve carries or another (tracer_fluct), and whatever the number of tracers.
+KOKKOS_FORCEINLINE_FUNCTION Real concentration(Real h, Real hc) {
+  const bool holds = h >= kMinDepthForC;
+  const Real rh = Real(1) / safe_den(holds, h);
+  return select(holds, mul_rn(hc, rh), Real(0));
 }
 
 /// The edge frame of a cell: direction 0 = x-edge (n = +x), 1 = y-edge (n = +y).
@@ -142,6 +162,17 @@ KOKKOS_FORCEINLINE_FUNCTION void resolve_wet_dry(Prim& L, Prim& R, Real eps_h, b
   L = mirror_if(wall_left, r, l);
 }
 
+/// A tracer upwinded by an edge's mass flux F* = qnL + mh = qnR - ph (roe_solve): its fluctuations
+/// m (to L) and p (to R) from the concentrations cL, cR of the two sides (after a wall's mirror),
+/// every operation rounded on its own (mul_rn, add_rn, sub_rn: no FMA). Every tracer goes through
+/// it, roe_solve's own and the others (tracer_fluct).
+KOKKOS_FORCEINLINE_FUNCTION void upwind(bool from_left, Real mh, Real ph, Real qnL, Real qnR, Real cL,
+                                        Real cR, Real& m, Real& p) {
+  const Real dc = sub_rn(cR, cL);
+  m = select(from_left, mul_rn(mh, cL), add_rn(mul_rn(mh, cR), mul_rn(qnL, dc)));
+  p = select(from_left, add_rn(mul_rn(ph, cL), mul_rn(qnR, dc)), mul_rn(ph, cR));
+}
+
 /// Fraction of a wave with eigenvalue l that goes to the left cell: 1, 0, or 1/2 when l == 0.
 KOKKOS_FORCEINLINE_FUNCTION Real left_share(Real l) {
   return select(l < Real(0), Real(1), select(l > Real(0), Real(0), Real(0.5)));
@@ -172,9 +203,10 @@ KOKKOS_FORCEINLINE_FUNCTION Real left_share(Real l) {
 /// host sweeps solve a row so first (most rows of most flows need neither), and again with Rare
 /// where an edge of the row did (kernels_host.hpp); the rare cases are about a quarter of the
 /// branch-free solver's instructions.
+/// `em`: what the edge's other tracers read (tracer_fluct).
 template <bool MaybeDry, bool Rare>
 KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, Real eps_h,
-                                           Fluct& dm, Fluct& dp, bool& rare) {
+                                           Fluct& dm, Fluct& dp, bool& rare, EdgeMass& em) {
   bool dry = false, wall_right = false, wall_left = false;
   if constexpr (MaybeDry) resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
   // Roe averages. Between two dry cells the denominators are replaced by 1 and the result by 0.
@@ -270,10 +302,9 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   // !(F <= 0), not F > 0 as for Fmax above: with the same comparison, GCC merges the two selects
   // into one between booleans of mixed widths and leaves the recompute loop scalar. The two
   // differ only for a NaN F.)
+  // (upwind; the other tracers go through it too, from EdgeMass: tracer_fluct.)
   const bool from_left = !(F <= Real(0));
-  const Real dc = R.c - L.c;
-  m.hc = select(from_left, m.h * L.c, m.h * R.c + qnL * dc);
-  p.hc = select(from_left, p.h * L.c + qnR * dc, p.h * R.c);
+  upwind(from_left, m.h, p.h, qnL, qnR, L.c, R.c, m.hc, p.hc);
 
   // D- is zero between two dry cells and on the dry (left) side of a wall; D+ likewise.
   const bool zm = dry | wall_left, zp = dry | wall_right;
@@ -281,6 +312,28 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
              select(zm, Real(0), m.hc)};
   dp = Fluct{select(zp, Real(0), p.h), select(zp, Real(0), p.qn), select(zp, Real(0), p.qt),
              select(zp, Real(0), p.hc)};
+  em = EdgeMass{m.h, p.h, qnL, qnR, from_left, wall_left, wall_right, zm, zp};
+}
+
+/// roe_solve without what other tracers read: the edge's own tracer only.
+template <bool MaybeDry, bool Rare>
+KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, Real eps_h,
+                                           Fluct& dm, Fluct& dp, bool& rare) {
+  EdgeMass em;
+  roe_solve<MaybeDry, Rare>(L, R, g, sqrt_g, eps_h, dm, dp, rare, em);
+}
+
+/// The fluctuations D-_hc, D+_hc at an edge of a tracer other than the one roe_solve carried
+/// (Prim::c), whose concentrations in the edge's two cells are cL and cR: the same mirror at a
+/// wet/dry wall, the same upwinding by the mass flux (upwind, with the same operands) and the
+/// same zeros, so that each tracer gets the bits it would get as roe_solve's own. A few
+/// operations on `em`; the water is not solved again.
+KOKKOS_FORCEINLINE_FUNCTION void tracer_fluct(const EdgeMass& em, Real cL, Real cR, Real& dm, Real& dp) {
+  Real m, p;
+  upwind(em.from_left, em.mh, em.ph, em.qnL, em.qnR, select(em.wall_left, cR, cL),
+         select(em.wall_right, cL, cR), m, p);
+  dm = select(em.zm, Real(0), m);
+  dp = select(em.zp, Real(0), p);
 }
 
 /// The Roe fluctuations of an edge (roe_solve with every case).
@@ -289,6 +342,13 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real s
                                                   Fluct& dm, Fluct& dp) {
   bool rare;
   roe_solve<MaybeDry, true>(L, R, g, sqrt_g, eps_h, dm, dp, rare);
+}
+/// With what other tracers read (tracer_fluct).
+template <bool MaybeDry = true>
+KOKKOS_FORCEINLINE_FUNCTION void roe_fluctuations(Prim L, Prim R, Real g, Real sqrt_g, Real eps_h,
+                                                  Fluct& dm, Fluct& dp, EdgeMass& em) {
+  bool rare;
+  roe_solve<MaybeDry, true>(L, R, g, sqrt_g, eps_h, dm, dp, rare, em);
 }
 
 /// The edge's wave-speed bound |un~| + a~ used by the CFL condition (docs/method.md section 3), with the same

@@ -97,28 +97,24 @@ class Solver {
     return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling, quiet_);
   }
 
-  /// W^{n+1} over `box` from W^n, with the run's kernel variant. The flux kernels carry one
-  /// tracer: a state with several runs them once a tracer, on h, qx, qy and that tracer
-  /// (Conserved::with_one_tracer). The water's arithmetic does not read the tracers, so every pass
-  /// writes the same h, qx and qy, and each tracer gets the bits it would get alone (tested); the
-  /// water clipped at zero depth is counted by the first pass.
+  /// W^{n+1} over `box` from W^n, with the run's kernel variant: one launch updates the water and
+  /// every tracer (the kernels are compiled for each number of tracers). The water's arithmetic
+  /// does not read the tracers, and each tracer's is that of the first, so each tracer gets the
+  /// bits it would get alone (tested).
   /// With the step from the device (StepDt::report set), only the step's first launch reports it:
   /// once the host has read that report it goes on to the next step and clears the report, and a
-  /// later launch of this step, still to run, would then write it again with this step's value.
+  /// later launch of this step (the bands and the interior with overlap), still to run, would then
+  /// write it again with this step's value.
   void update(const Box& box, Real dt) { update(box, StepDt{dt}); }
   void update(const Box& box, const StepDt& dt) {
     if (box.empty()) return;
-    for (int t = 0; t < cur_.ntracers; ++t) {
-      const Conserved<E> w = cur_.with_one_tracer(t), out = next_.with_one_tracer(t);
-      const ClipCounter<E>& clipped = t == 0 ? clipped_ : clipped_again_;
-      StepDt launch = dt;
-      if (!report_pending_) launch.report = nullptr;
-      report_pending_ = false;
-      if (params_.variant == Variant::Recompute)
-        flux_update_recompute(w, out, H_, gn2_, box, launch, k_, params_.tiling, clipped, quiet_);
-      else
-        flux_update_decoupled(w, out, H_, gn2_, box, launch, k_, params_.tiling, clipped, quiet_);
-    }
+    StepDt launch = dt;
+    if (!report_pending_) launch.report = nullptr;
+    report_pending_ = false;
+    if (params_.variant == Variant::Recompute)
+      flux_update_recompute(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_);
+    else
+      flux_update_decoupled(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_);
   }
 
   /// W^{n+1} becomes the state.
@@ -253,7 +249,6 @@ class Solver {
   Field<E> H_, gn2_;
   QuietMap<E> quiet_;
   ClipCounter<E> clipped_{"clipped"};
-  ClipCounter<E> clipped_again_{"clipped_again"};  // the second and later tracers' passes
   bool report_pending_ = false;  // the step's first update launch is still to report (update())
   Kokkos::View<Real, typename E::memory_space> zmax_{"zmax"};  // the CFL pass's, for StepDt
   Kokkos::View<Real, typename DeviceReport<E>::space> report_{"zmax_report"};
