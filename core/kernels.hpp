@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -557,9 +558,13 @@ struct CflMaxZ {
   QuietMap<E> q;
   Real g, eps, dx, dy;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Col::Member& m, Real& lmax) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Col::Member& m, Real& lmax) const { sweep(m, lmax); }
+
+  /// Raises lmax to the thread's cells' Z_i; false (and nothing done) for a team that skips its
+  /// cells (every thread of the team gets the same answer).
+  KOKKOS_INLINE_FUNCTION bool sweep(const typename Col::Member& m, Real& lmax) const {
     const Col col(m, b, rows);
-    if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
+    if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return false;
     CellPrim below{0, 0, 0, 0, 0, 0};
     Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
     RawCell next = col.template load<false>(w, H, col.j0 - 1);
@@ -586,6 +591,35 @@ struct CflMaxZ {
       }
       below = c, west = sw, east = sx, south = sy;
     }
+    return true;
+  }
+};
+
+/// Raises *dest to z >= 0 (NaN never) by an atomic maximum on the values' bits: the IEEE bits of
+/// non-negative numbers order as the numbers do.
+template <class E>
+KOKKOS_INLINE_FUNCTION void atomic_max_nonnegative(Real* dest, Real z) {
+  using Bits = std::conditional_t<sizeof(Real) == 8, unsigned long long, unsigned int>;
+  Bits bits;
+  std::memcpy(&bits, &z, sizeof bits);
+  Kokkos::atomic_fetch_max(reinterpret_cast<Bits*>(dest), bits);
+}
+
+/// The device CFL pass into zmax (device memory, 0 before the pass) without a Kokkos reduction:
+/// each team that runs takes its threads' largest Z_i and raises zmax to it atomically. A team
+/// that skips its cells then costs its quiet check alone, where a reduction gives every team a
+/// result and folds them all in a last pass. A maximum does not depend on the order of its
+/// operands, so zmax is the reduction's, bit for bit.
+template <class E>
+struct CflMaxZAtomic {
+  CflMaxZ<E> pass;
+  Kokkos::View<Real, typename E::memory_space> zmax;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Column<E>::Member& m) const {
+    Real z = 0;
+    if (!pass.sweep(m, z)) return;
+    m.team_reduce(Kokkos::Max<Real>(z));
+    if (m.team_rank() == 0 && z > Real(0)) atomic_max_nonnegative<E>(zmax.data(), z);
   }
 };
 
@@ -622,14 +656,18 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
 }
 
 /// The device CFL pass's largest Z_i of `box` into `zmax`, device memory, without waiting for it
-/// (StepDt). Device spaces only.
+/// (StepDt): zmax set to 0, then raised by each team that runs (detail::CflMaxZAtomic). Device
+/// spaces only.
 template <class E>
 void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
                const Tiling& tiling, const QuietMap<E>& quiet,
                const Kokkos::View<Real, typename E::memory_space>& zmax) {
   static_assert(!is_host_space<E>(), "cfl_max_z is the device CFL pass; hosts use cfl_min_dt");
-  detail::device_cfl_max_z(w, H, box, k, tiling, quiet,
-                           Kokkos::Max<Real, typename E::memory_space>(zmax));
+  const int rows = detail::cfl_rows<E>(box, tiling);
+  Kokkos::deep_copy(E(), zmax, Real(0));
+  Kokkos::parallel_for("shwa::cfl_max_z", detail::Column<E>::policy(box, rows),
+                       detail::CflMaxZAtomic<E>{
+                           detail::CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)}, zmax});
 }
 
 namespace detail {
