@@ -79,13 +79,16 @@ struct DeviceReport<Kokkos::Cuda> {
 /// then launches the update without waiting for the CFL pass; where `report` is set (the step's
 /// first update launch), the first thread of team 0 writes the Z_i it read (0 where none limits the
 /// step) there, host memory the device can write, from which the host computes the same step
-/// (Solver::step, docs/kernels.md).
+/// (Solver::step, docs/kernels.md). That thread also sets `clear` to 0, where it is set: the other
+/// of two zmax slots, which the next step's CFL pass raises (cfl_max_z), so that no launch a step
+/// resets it; the next pass runs after this update on the same stream.
 struct StepDt {
   Real value = 0;
   const Real* zmax = nullptr;
   Real num = 0;
   double left = 0;
   Real* report = nullptr;
+  Real* clear = nullptr;
 
   bool on_device() const { return zmax != nullptr; }
 };
@@ -114,7 +117,10 @@ struct DeviceStep {
   template <class Member>
   KOKKOS_INLINE_FUNCTION StepFactors at(const Member& m) const {
     const Real zmax = *s.zmax;
-    if (s.report && m.league_rank() == 0 && m.team_rank() == 0) *s.report = zmax > Real(0) ? zmax : Real(0);
+    if (s.report && m.league_rank() == 0 && m.team_rank() == 0) {
+      *s.report = zmax > Real(0) ? zmax : Real(0);
+      if (s.clear) *s.clear = Real(0);
+    }
     const Real dt = Real(clip_step(double(cfl_step(zmax, s.num)), s.left));
     return {dt, dt / dx, dt / dy};
   }
@@ -613,13 +619,13 @@ KOKKOS_INLINE_FUNCTION void atomic_max_nonnegative(Real* dest, Real z) {
 template <class E>
 struct CflMaxZAtomic {
   CflMaxZ<E> pass;
-  Kokkos::View<Real, typename E::memory_space> zmax;
+  Real* zmax;  // device memory
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Column<E>::Member& m) const {
     Real z = 0;
     if (!pass.sweep(m, z)) return;
     m.team_reduce(Kokkos::Max<Real>(z));
-    if (m.team_rank() == 0 && z > Real(0)) atomic_max_nonnegative<E>(zmax.data(), z);
+    if (m.team_rank() == 0 && z > Real(0)) atomic_max_nonnegative<E>(zmax, z);
   }
 };
 
@@ -656,15 +662,13 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
 }
 
 /// The device CFL pass's largest Z_i of `box` into `zmax`, device memory, without waiting for it
-/// (StepDt): zmax set to 0, then raised by each team that runs (detail::CflMaxZAtomic). Device
-/// spaces only.
+/// (StepDt): each team that runs raises *zmax (detail::CflMaxZAtomic), which must be 0 before the
+/// pass. Device spaces only.
 template <class E>
 void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
-               const Tiling& tiling, const QuietMap<E>& quiet,
-               const Kokkos::View<Real, typename E::memory_space>& zmax) {
+               const Tiling& tiling, const QuietMap<E>& quiet, Real* zmax) {
   static_assert(!is_host_space<E>(), "cfl_max_z is the device CFL pass; hosts use cfl_min_dt");
   const int rows = detail::cfl_rows<E>(box, tiling);
-  Kokkos::deep_copy(E(), zmax, Real(0));
   Kokkos::parallel_for("shwa::cfl_max_z", detail::Column<E>::policy(box, rows),
                        detail::CflMaxZAtomic<E>{
                            detail::CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)}, zmax});

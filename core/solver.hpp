@@ -174,10 +174,12 @@ class Solver {
     if constexpr (DeviceReport<E>::kAvailable) {
       if (ex.single_block() && grid_.owned().size() <= device_step_max_cells_) {
         on_device = true;
-        cfl_max_z(cur_, H_, grid_.owned(), k_, params_.tiling, quiet_, zmax_);
+        Real* const z = zmax_.data() + zslot_;
+        cfl_max_z(cur_, H_, grid_.owned(), k_, params_.tiling, quiet_, z);
         report_() = Real(-1);
         report_pending_ = true;
-        sd = StepDt{0, zmax_.data(), num, left, report_.data()};
+        zslot_ ^= 1;
+        sd = StepDt{0, z, num, left, report_.data(), zmax_.data() + zslot_};
       }
     }
     if (!on_device) {
@@ -250,7 +252,10 @@ class Solver {
   QuietMap<E> quiet_;
   ClipCounter<E> clipped_{"clipped"};
   bool report_pending_ = false;  // the step's first update launch is still to report (update())
-  Kokkos::View<Real, typename E::memory_space> zmax_{"zmax"};  // the CFL pass's, for StepDt
+  // The CFL pass's largest Z_i for StepDt, two slots used in turn: a step's pass raises slot
+  // zslot_ from 0, and its update clears the other for the next step's pass (StepDt::clear).
+  Kokkos::View<Real[2], typename E::memory_space> zmax_{"zmax"};
+  int zslot_ = 0;
   Kokkos::View<Real, typename DeviceReport<E>::space> report_{"zmax_report"};
   double time_ = 0;
   long steps_ = 0;
