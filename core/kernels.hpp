@@ -527,12 +527,12 @@ int column_rows(const Box& box, int rows, int fill = SHWA_DEVICE_COLUMN_FILL) {
 }
 
 /// Rows a team of the device CFL pass sweeps: tiling.cfl_rows where set, else as column_rows with
-/// a team for every SHWA_DEVICE_CFL_FILL resident warps. The pass holds fewer registers than the
-/// update, so more of its teams are resident, and its teams are short: on small blocks twice the
-/// update's rows (half the teams) cost it less than the update's (perf/results). The time step
-/// does not depend on the rows.
+/// a team for every SHWA_DEVICE_CFL_FILL resident warps. A team of the pass walks its rows in
+/// series, and the pass is short, so the walk of the longest team bounds it: where teams skip dry
+/// land, fewer rows a team shorten the pass (docs/kernels.md). The time step does not depend on
+/// the rows.
 #ifndef SHWA_DEVICE_CFL_FILL
-#define SHWA_DEVICE_CFL_FILL 4
+#define SHWA_DEVICE_CFL_FILL 2
 #endif
 template <class E>
 int cfl_rows(const Box& box, const Tiling& t) {
