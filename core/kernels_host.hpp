@@ -39,27 +39,27 @@ namespace detail {
 /// One row of cell primitive values in an edge's frame: six arrays (h, H, un, ut, c, sqrt h).
 struct PrimRow {
   const Real *h, *H, *un, *ut, *c, *sh;
-  Prim operator[](int i) const { return Prim{h[i], H[i], un[i], ut[i], c[i], sh[i]}; }
+  KOKKOS_INLINE_FUNCTION Prim operator[](int i) const { return Prim{h[i], H[i], un[i], ut[i], c[i], sh[i]}; }
 };
 
 /// One row of fluctuations: four arrays (h, qn, qt, hc).
 struct FluctRow {
   Real *h, *qn, *qt, *hc;
-  void set(int i, const Fluct& f) const {
+  KOKKOS_INLINE_FUNCTION void set(int i, const Fluct& f) const {
     h[i] = f.h;
     qn[i] = f.qn;
     qt[i] = f.qt;
     hc[i] = f.hc;
   }
-  Fluct get(int i) const { return Fluct{h[i], qn[i], qt[i], hc[i]}; }
+  KOKKOS_INLINE_FUNCTION Fluct get(int i) const { return Fluct{h[i], qn[i], qt[i], hc[i]}; }
 };
 
 /// Rows of the tracers after the first, one array each, tracer t's at [t] (as More).
 template <int NT, class T>
 struct MoreRows {
   T* v[NT > 1 ? NT - 1 : 1];
-  T* operator[](int t) const { return v[t - 1]; }
-  T*& operator[](int t) { return v[t - 1]; }
+  KOKKOS_INLINE_FUNCTION T* operator[](int t) const { return v[t - 1]; }
+  KOKKOS_INLINE_FUNCTION T*& operator[](int t) { return v[t - 1]; }
 };
 
 /// PrimRow and FluctRow of NT tracers: with the other tracers' concentrations (cm) or h c
@@ -180,7 +180,7 @@ inline void speed_row(const PrimRow L, const PrimRow R, int n, Real g, Real eps,
 /// Newton step c - (c^3 - x) y^2 / 3 (y^2 / 3 stands for 1 / (3 c^2)): within 1 ulp of the
 /// correctly rounded cube root (tested). The same operations in every lane, so the result does not
 /// depend on where a cell falls in a row.
-inline Real cbrt_arith(Real x) {
+KOKKOS_INLINE_FUNCTION Real cbrt_arith(Real x) {
   static_assert(sizeof(Real) == 8 || sizeof(Real) == 4, "Real is double or float");
   using Bits = std::conditional_t<sizeof(Real) == 8, std::uint64_t, std::uint32_t>;
   Bits b;
@@ -208,10 +208,10 @@ inline Real cbrt_arith(Real x) {
 template <int NT>
 struct SumRows {
   FluctRowN<NT> mx, my;
-  Fluct x(int tx) const { return mx.get(tx); }
-  Fluct y(int tx) const { return my.get(tx); }
-  Real x_more(int tx, int t) const { return mx.hcm[t][tx]; }
-  Real y_more(int tx, int t) const { return my.hcm[t][tx]; }
+  KOKKOS_INLINE_FUNCTION Fluct x(int tx) const { return mx.get(tx); }
+  KOKKOS_INLINE_FUNCTION Fluct y(int tx) const { return my.get(tx); }
+  KOKKOS_INLINE_FUNCTION Real x_more(int tx, int t) const { return mx.hcm[t][tx]; }
+  KOKKOS_INLINE_FUNCTION Real y_more(int tx, int t) const { return my.hcm[t][tx]; }
 };
 
 /// Decoupled: the rows of edges themselves, x-edge e between cells e - 1 and e (D- xm, D+ xp), the
@@ -219,10 +219,10 @@ struct SumRows {
 template <int NT>
 struct EdgeRows {
   FluctRowN<NT> xm, xp, south, north;
-  Fluct x(int tx) const { return add(xp.get(tx), xm.get(tx + 1)); }
-  Fluct y(int tx) const { return add(south.get(tx), north.get(tx)); }
-  Real x_more(int tx, int t) const { return add_rn(xp.hcm[t][tx], xm.hcm[t][tx + 1]); }
-  Real y_more(int tx, int t) const { return add_rn(south.hcm[t][tx], north.hcm[t][tx]); }
+  KOKKOS_INLINE_FUNCTION Fluct x(int tx) const { return add(xp.get(tx), xm.get(tx + 1)); }
+  KOKKOS_INLINE_FUNCTION Fluct y(int tx) const { return add(south.get(tx), north.get(tx)); }
+  KOKKOS_INLINE_FUNCTION Real x_more(int tx, int t) const { return add_rn(xp.hcm[t][tx], xm.hcm[t][tx + 1]); }
+  KOKKOS_INLINE_FUNCTION Real y_more(int tx, int t) const { return add_rn(south.hcm[t][tx], north.hcm[t][tx]); }
 };
 
 /// The rows update_row reads (W^n, g n^2 if per cell) and writes (W^{n+1}).
