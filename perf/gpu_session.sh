@@ -28,6 +28,9 @@
 #   estuary  the default deck's time loop (inputs/estuary.toml, one frame at the end) for each of
 #            $ESTUARY_RUNS, '|'-separated "skip_dry rows cfl_rows" (0: automatic), GPU build:
 #            time_loop_s from summary.json (dry-land skipping on and off, the column kernels' rows)
+#   estuary-host  the same loop on the OpenMP build (built in the background by build: wait for it)
+#            at each of $HOST_THREADS (default 16 8 4 2) with skipping on and off, to t = $HOST_END s
+#            (default 1200), each kernel's time from perf/kernel_timer.cpp (host threads spread)
 #   ncu-app  Nsight Compute on the app's kernels: steps of the default deck (launches $NCU_APP_SKIP
 #            to + $NCU_APP_COUNT, of a run to $NCU_APP_END s) with skipping on and off, unmodified
 #            clocks; each kernel's launches, mean duration, instructions and grid (perf/ncu_table.py)
@@ -70,7 +73,7 @@ for step in "$@"; do
     cat "$out/machine.txt"
     ( scripts/build-kokkos.sh openmp > "$out/openmp-build.log" 2>&1 &&
       cmake --preset openmp "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF >> "$out/openmp-build.log" 2>&1 &&
-      cmake --build --preset openmp -j 8 --target shwa_bench shwa >> "$out/openmp-build.log" 2>&1 ||
+      cmake --build --preset openmp -j 8 --target shwa_bench shwa shwa_kernel_timer >> "$out/openmp-build.log" 2>&1 ||
       echo "OpenMP build FAILED" >> "$out/openmp-build.log" ) &
     scripts/build-kokkos.sh cuda || exit 1
     li=(); [ "${LINEINFO:-0}" = 1 ] && li=(-DCMAKE_CXX_FLAGS=-lineinfo)  # debug info only, same code
@@ -151,6 +154,19 @@ for step in "$@"; do
 print(f'skip_dry={sys.argv[1]} rows={sys.argv[2]} cfl_rows={sys.argv[3]}: {d[\"steps\"]} steps, loop {d[\"time_loop_s\"]:.4f} s, dry land skipped {d[\"dry_land_skipped\"]:.3f}')" \
         "$skip" "$rows" "$cfl_rows"
     done | tee "$out/estuary.txt" ;;
+  estuary-host)
+    for th in ${HOST_THREADS:-16 8 4 2}; do
+      for skip in true false; do
+        OMP_NUM_THREADS=$th OMP_PROC_BIND=spread OMP_PLACES=threads \
+          KOKKOS_PROFILE_LIBRARY=$PWD/build/openmp/perf/libshwa_kernel_timer.so SHWA_KERNEL_TIMES="$out/kernels-$th-$skip.txt" \
+          build/openmp/app/shwa run inputs/estuary.toml --set 'output.formats=["vtk"]' --set output.dir=/tmp/shwa-estuary-host \
+          --overwrite --set time.end="${HOST_END:-1200}" --set time.output_interval="${HOST_END:-1200}" \
+          --set numerics.skip_dry=$skip > "$out/estuary-host-run.log" 2>&1 || { tail -3 "$out/estuary-host-run.log"; continue; }
+        python3 -c "import json, sys; d = json.load(open('/tmp/shwa-estuary-host/summary.json'))
+print(f'threads={sys.argv[1]} skip_dry={sys.argv[2]}: {d[\"steps\"]} steps, loop {d[\"time_loop_s\"]:.3f} s')" "$th" "$skip"
+        sed -n 2,6p "$out/kernels-$th-$skip.txt"
+      done
+    done | tee "$out/estuary-host.txt" ;;
   ncu-app)
     for skip in true false; do
       ncu --clock-control none --kernel-name-base demangled --launch-skip "${NCU_APP_SKIP:-100}" \
