@@ -30,7 +30,8 @@
 #            time_loop_s from summary.json (dry-land skipping on and off, the column kernels' rows)
 #   estuary-host  the same loop on the OpenMP build (built in the background by build: wait for it)
 #            at each of $HOST_THREADS (default 16 8 4 2) with skipping on and off, to t = $HOST_END s
-#            (default 1200), each kernel's time from perf/kernel_timer.cpp (host threads spread)
+#            (default 1200), each kernel's time from perf/kernel_timer.cpp (host threads spread);
+#            HOST_SET: one more deck setting, e.g. 'numerics.tile=[64,8]'
 #   ncu-app  Nsight Compute on the app's kernels: steps of the default deck (launches $NCU_APP_SKIP
 #            to + $NCU_APP_COUNT, of a run to $NCU_APP_END s) with skipping on and off, unmodified
 #            clocks; each kernel's launches, mean duration, instructions and grid (perf/ncu_table.py)
@@ -161,7 +162,7 @@ print(f'skip_dry={sys.argv[1]} rows={sys.argv[2]} cfl_rows={sys.argv[3]}: {d[\"s
           KOKKOS_PROFILE_LIBRARY=$PWD/build/openmp/perf/libshwa_kernel_timer.so SHWA_KERNEL_TIMES="$out/kernels-$th-$skip.txt" \
           build/openmp/app/shwa run inputs/estuary.toml --set 'output.formats=["vtk"]' --set output.dir=/tmp/shwa-estuary-host \
           --overwrite --set time.end="${HOST_END:-1200}" --set time.output_interval="${HOST_END:-1200}" \
-          --set numerics.skip_dry=$skip > "$out/estuary-host-run.log" 2>&1 || { tail -3 "$out/estuary-host-run.log"; continue; }
+          --set numerics.skip_dry=$skip ${HOST_SET:+--set "$HOST_SET"} > "$out/estuary-host-run.log" 2>&1 || { tail -3 "$out/estuary-host-run.log"; continue; }
         python3 -c "import json, sys; d = json.load(open('/tmp/shwa-estuary-host/summary.json'))
 print(f'threads={sys.argv[1]} skip_dry={sys.argv[2]}: {d[\"steps\"]} steps, loop {d[\"time_loop_s\"]:.3f} s')" "$th" "$skip"
         sed -n 2,6p "$out/kernels-$th-$skip.txt"
