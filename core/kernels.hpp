@@ -358,14 +358,30 @@ auto device_tile_policy(const Box& box, const Tiling& t) {
 /// Each lane reads one cell a row, the next row's while it works on this one (so that the loads'
 /// latency hides behind the arithmetic), and keeps W^n of the row below for its update.
 /// Team scratch: the lanes' primitives of the current row and the D+ (or speeds) they hand east.
-inline constexpr int kLanes = 32;
+/// A team is one warp: 32 lanes, or on AMD GPUs (HIP) one wavefront of 64. The kernels only
+/// synchronise their lanes through team barriers and team scratch, so any width works;
+/// SHWA_DEVICE_LANES sets another (a CUDA build with 64 runs each team as two warps, which is how
+/// the AMD teams are tested where no AMD GPU is: perf/gpu_session.sh lanes64).
+#ifndef SHWA_DEVICE_LANES
+#if defined(KOKKOS_ENABLE_HIP)
+#define SHWA_DEVICE_LANES 64
+#else
+#define SHWA_DEVICE_LANES 32
+#endif
+#endif
+inline constexpr int kLanes = SHWA_DEVICE_LANES;
+static_assert(kLanes >= 4, "a column team needs two neighbour lanes and an owned one or more");
 
+/// The launch bound of the column kernels: at least SHWA_DEVICE_COLUMN_MIN_TEAMS teams of 32
+/// lanes resident on a multiprocessor (the same threads in half as many teams of 64 lanes), which
+/// caps the registers a thread may use.
 #ifndef SHWA_DEVICE_COLUMN_MIN_TEAMS
 #define SHWA_DEVICE_COLUMN_MIN_TEAMS 8
 #endif
+inline constexpr int kColumnMinTeams =
+    SHWA_DEVICE_COLUMN_MIN_TEAMS * 32 / kLanes > 0 ? SHWA_DEVICE_COLUMN_MIN_TEAMS * 32 / kLanes : 1;
 template <class E>
-using ColumnPolicy =
-    Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, SHWA_DEVICE_COLUMN_MIN_TEAMS>>;
+using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, kColumnMinTeams>>;
 
 /// The Roe problem of the edge between L and R in the frame of direction Dir, on a device: where
 /// both cells are wet (almost every edge of most flows) without the wet/dry classification

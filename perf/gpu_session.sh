@@ -21,6 +21,8 @@
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
 #            GPU-over-CPU speedup table (run bench and float first); OMP_BIND (spread) and
 #            OMP_PLACES_ (threads) set the binding
+#   lanes64  the core and comm suites of a CUDA build whose column teams have 64 lanes, two warps
+#            (SHWA_DEVICE_LANES=64, the width AMD GPUs get): the AMD teams' code tested on CUDA
 #   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix);
 #            with NCU_SOURCE=1 also the instructions and stall samples of each SASS instruction
 #            (ncu-sass.csv) and their opcode mix a cell (perf/ncu_sass.py); LINEINFO=1 at the build
@@ -155,6 +157,12 @@ for step in "$@"; do
 print(f'skip_dry={sys.argv[1]} rows={sys.argv[2]} cfl_rows={sys.argv[3]}: {d[\"steps\"]} steps, loop {d[\"time_loop_s\"]:.4f} s, dry land skipped {d[\"dry_land_skipped\"]:.3f}')" \
         "$skip" "$rows" "$cfl_rows"
     done | tee "$out/estuary.txt" ;;
+  lanes64)
+    cmake --preset cuda -B build/cuda-lanes64 "${cfg[@]}" -DCMAKE_CXX_FLAGS=-DSHWA_DEVICE_LANES=64 > "$out/configure-lanes64.log" 2>&1 &&
+      cmake --build build/cuda-lanes64 -j "$SHWA_JOBS" --target test_core test_comm > "$out/build-lanes64.log" 2>&1 ||
+      { grep -m20 -A3 error "$out/build-lanes64.log"; exit 1; }
+    ctest --test-dir build/cuda-lanes64 -R "^test_core|^test_comm" --timeout 300 -j3 > "$out/ctest-lanes64.txt" 2>&1
+    grep -E "tests passed|Failed|\*\*\*" "$out/ctest-lanes64.txt" ;;
   estuary-host)
     for th in ${HOST_THREADS:-16 8 4 2}; do
       for skip in true false; do
