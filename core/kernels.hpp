@@ -370,11 +370,12 @@ auto device_tile_policy(const Box& box, const Tiling& t) {
 #endif
 #endif
 inline constexpr int kLanes = SHWA_DEVICE_LANES;
-static_assert(kLanes >= 4, "a column team needs two neighbour lanes and an owned one or more");
+static_assert(kLanes >= 3, "a column team needs two neighbour lanes and an owned one or more");
 
 /// The launch bound of the column kernels: at least SHWA_DEVICE_COLUMN_MIN_TEAMS teams of 32
 /// lanes resident on a multiprocessor (the same threads in half as many teams of 64 lanes), which
-/// caps the registers a thread may use.
+/// caps the registers a thread may use. That is CUDA's meaning of Kokkos' LaunchBounds; HIP reads
+/// its second argument otherwise, and no AMD GPU has tuned it.
 #ifndef SHWA_DEVICE_COLUMN_MIN_TEAMS
 #define SHWA_DEVICE_COLUMN_MIN_TEAMS 8
 #endif
@@ -619,7 +620,6 @@ struct CflMaxZ {
 
 /// Raises *dest to z >= 0 (NaN never) by an atomic maximum on the values' bits: the IEEE bits of
 /// non-negative numbers order as the numbers do.
-template <class E>
 KOKKOS_INLINE_FUNCTION void atomic_max_nonnegative(Real* dest, Real z) {
   using Bits = std::conditional_t<sizeof(Real) == 8, unsigned long long, unsigned int>;
   Bits bits;
@@ -641,7 +641,7 @@ struct CflMaxZAtomic {
     Real z = 0;
     if (!pass.sweep(m, z)) return;
     m.team_reduce(Kokkos::Max<Real>(z));
-    if (m.team_rank() == 0 && z > Real(0)) atomic_max_nonnegative<E>(zmax, z);
+    if (m.team_rank() == 0 && z > Real(0)) atomic_max_nonnegative(zmax, z);
   }
 };
 
@@ -652,7 +652,7 @@ template <class E, class Reducer>
 void device_cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
                       const Tiling& tiling, const QuietMap<E>& quiet, const Reducer& reducer) {
   const int rows = cfl_rows<E>(box, tiling);
-  Kokkos::parallel_reduce("shwa::cfl_max_z", Column<E>::policy(box, rows),
+  Kokkos::parallel_reduce("shwa::cfl_max_z_reduce", Column<E>::policy(box, rows),
                           CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)},
                           reducer);
 }

@@ -45,8 +45,9 @@ KOKKOS_FORCEINLINE_FUNCTION bool isfinite(T x) { return SHWA_KOKKOS_MATH::isfini
 // differently in two kernels. nvcc fuses by default (--fmad=true), in its front end and again in
 // ptxas. The three below round each operation to nearest on every compiler: on CUDA devices
 // through the __d*_rn / __f*_rn intrinsics, which nvcc and ptxas never fuse (PTX mul.rn, add.rn,
-// sub.rn); under Clang with contraction turned off in their bodies; GCC contracts only with
-// -ffp-contract=fast, which host builds turn off (core/CMakeLists.txt) and ISO C++ leaves off.
+// sub.rn); under Clang with contraction turned off in their bodies; GCC contracts by default
+// (-ffp-contract=fast) wherever the target has FMAs, which core/CMakeLists.txt turns off in every
+// build (in CUDA builds, for the host compiler).
 // The tracers' arithmetic goes through them (roe.hpp, kernels.hpp, kernels_host.hpp), so that a
 // tracer's bits depend on its operands only, whichever kernel and tracer count computes it. The
 // water's arithmetic does not: it reads no tracer, its statements are the same in every kernel,

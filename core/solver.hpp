@@ -109,7 +109,7 @@ class Solver {
   void update(const Box& box, const StepDt& dt) {
     if (box.empty()) return;
     StepDt launch = dt;
-    if (!report_pending_) launch.report = nullptr;
+    if (!report_pending_) launch.report = nullptr, launch.clear = nullptr;
     report_pending_ = false;
     if (params_.variant == Variant::Recompute)
       flux_update_recompute(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_);
@@ -174,6 +174,8 @@ class Solver {
     if constexpr (DeviceReport<E>::kAvailable) {
       if (ex.single_block() && grid_.owned().size() <= device_step_max_cells_) {
         on_device = true;
+        // A device step whose update never launched (it threw) left this slot uncleared.
+        if (report_pending_) Kokkos::deep_copy(E(), Kokkos::subview(zmax_, zslot_), Real(0));
         Real* const z = zmax_.data() + zslot_;
         cfl_max_z(cur_, H_, grid_.owned(), k_, params_.tiling, quiet_, z);
         report_() = Real(-1);

@@ -9,8 +9,8 @@
 // the times are the kernels'. On a GPU a launch returns before the kernel ends, and the times are
 // those of the launches: use Nsight Compute or Nsight Systems there (perf/gpu_session.sh ncu-app).
 //
-// The table ends with the time between the tool's start and its end outside every kernel: work of
-// the host between kernels, which no thread count shortens.
+// The table's first line gives the time from Kokkos' start to its end, the part of it spent in
+// kernels and the rest: set-up, output, and whatever the host does between kernels.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
