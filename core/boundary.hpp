@@ -38,15 +38,149 @@ namespace detail {
 struct SideBc {
   static constexpr int kMax = 16;
   int n = 0;
-  int begin[kMax], end[kMax], type[kMax];
-  Real eta[kMax], qn[kMax], c[kMaxTracers][kMax];
   int default_type = 0;
+  int begin[kMax], end[kMax];
+  signed char type[kMax];         // BcType
+  Real v[kMax];                   // a stage segment's level eta, a discharge segment's q_n [m^2/s]
+  Real c[kMaxTracers][kMax];      // a discharge segment's inflow concentration of each tracer
 
   KOKKOS_INLINE_FUNCTION int find(int gidx) const {
     int k = -1;
     for (int s = 0; s < n; ++s)
       if (gidx >= begin[s] && gidx < end[s]) k = s;  // the last segment listed wins
     return k;
+  }
+};
+
+/// Storage indices of ghost layer m of a side, of its mirror and of the first interior layer, for
+/// the cell at storage position p along the side.
+struct SideGeometry {
+  int ng, nx, ny, ioff, joff;
+  KOKKOS_INLINE_FUNCTION void cells(int side, int m, int p, int& jg, int& ig, int& jm, int& im,
+                                    int& jn, int& in) const {
+    if (side == West || side == East) {
+      jg = jm = jn = p;
+      ig = side == West ? ng - 1 - m : ng + nx + m;
+      im = side == West ? ng + m : ng + nx - 1 - m;
+      in = side == West ? ng : ng + nx - 1;
+    } else {
+      ig = im = in = p;
+      jg = side == South ? ng - 1 - m : ng + ny + m;
+      jm = side == South ? ng + m : ng + ny - 1 - m;
+      jn = side == South ? ng : ng + ny - 1;
+    }
+  }
+  /// Global index along the side of storage position p.
+  KOKKOS_INLINE_FUNCTION int global(int side, int p) const {
+    return (side == West || side == East) ? joff + p - ng : ioff + p - ng;
+  }
+};
+
+/// The ghost layers of the sides listed, one thread a ghost cell, in one launch.
+///
+/// The result is that of filling the sides listed one after the other in the order west, east,
+/// south, north, each reading what the ones before wrote. Only the corners (ghost cells of two
+/// sides) tie them: where south or north is listed, its rule writes the corners, and west and
+/// east leave them; where west or east is listed, the south and north rules read the cells of its
+/// ghost columns next to the domain, which this launch writes, and so compute those cells' values
+/// from the west or east rule themselves, from the interior cells that rule reads. Listing more
+/// than one side needs a block at least ng cells across: then the west and east rules read only
+/// interior cells, and south and north read only interior rows.
+template <class E>
+struct FillGhosts {
+  struct Cell {
+    Real h, qx, qy, hc[kMaxTracers];
+  };
+
+  Conserved<E> w;
+  Field<E> H;
+  SideGeometry geo;
+  Real g, eps_h;
+  int count = 0;                          // sides listed
+  int side[kNumSides], len[kNumSides];    // listed side s: its id, its cells along the side
+  int first[kNumSides + 1] = {0};         // listed side s's threads: [first[s], first[s + 1])
+  bool listed[kNumSides] = {false, false, false, false};
+  SideBc bc[kNumSides];                   // by side id
+
+  void add(int id, const SideBc& b, int length) {
+    side[count] = id;
+    len[count] = length;
+    bc[id] = b;
+    listed[id] = true;
+    first[count + 1] = first[count] + length * geo.ng;
+    ++count;
+  }
+  int threads() const { return first[count]; }
+
+  KOKKOS_INLINE_FUNCTION Cell stored(int j, int i) const {
+    Cell c;
+    c.h = w.h(j, i);
+    c.qx = w.qx(j, i);
+    c.qy = w.qy(j, i);
+    for (int t = 0; t < w.ntracers; ++t) c.hc[t] = w.hc[t](j, i);
+    return c;
+  }
+
+  /// The value of cell (j, i) that the rules of the sides after west and east read.
+  KOKKOS_INLINE_FUNCTION Cell source(int j, int i) const {
+    int jg, ig;
+    if (listed[West] && i < geo.ng) return ghost<false>(West, geo.ng - 1 - i, j, jg, ig);
+    if (listed[East] && i >= geo.ng + geo.nx) return ghost<false>(East, i - geo.ng - geo.nx, j, jg, ig);
+    return stored(j, i);
+  }
+
+  /// Ghost cell m, p of `s` (storage indices jg, ig) by its side's rule (see the top of this file).
+  template <bool kCorners>
+  KOKKOS_INLINE_FUNCTION Cell ghost(int s, int m, int p, int& jg, int& ig) const {
+    int jm, im, jn, in;
+    geo.cells(s, m, p, jg, ig, jm, im, jn, in);
+    const SideBc& b = bc[s];
+    const int k = b.find(geo.global(s, p));
+    const int type = k < 0 ? b.default_type : b.type[k];
+    const bool xside = s == West || s == East;
+    const int nt = w.ntracers;
+    const bool mirror = type == int(BcType::Wall);
+    const Cell from = kCorners ? (mirror ? source(jm, im) : source(jn, in)) : (mirror ? stored(jm, im) : stored(jn, in));
+    Cell c = from;
+    // Normal and tangential discharge of this side.
+    Real& qn = xside ? c.qx : c.qy;
+    Real& qt = xside ? c.qy : c.qx;
+    const Real qn_from = xside ? from.qx : from.qy, qt_from = xside ? from.qy : from.qx;
+    if (mirror) {
+      qn = -qn_from;
+    } else if (type == int(BcType::Stage)) {
+      const Real h = shwa::max(Real(0), b.v[k] + H(jg, ig));
+      const Real r = from.h >= eps_h ? h / from.h : Real(0);  // same velocity and concentration
+      c.h = h;
+      for (int t = 0; t < nt; ++t) c.hc[t] = r * from.hc[t];
+      qn = r * qn_from;
+      qt = r * qt_from;
+    } else if (type == int(BcType::Discharge)) {
+      const Real q = b.v[k];
+      const Real hcrit = shwa::cbrt(q * q / g);
+      const Real h = shwa::max(from.h, hcrit);
+      const Real inward = (s == West || s == South) ? Real(1) : Real(-1);
+      c.h = h;
+      for (int t = 0; t < nt; ++t) c.hc[t] = h * b.c[t][k];
+      qn = inward * q;
+      qt = Real(0);
+    }  // open: a copy of the first interior layer
+    return c;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(int idx) const {
+    int l = 0;
+    while (idx >= first[l + 1]) ++l;
+    const int s = side[l], local = idx - first[l];
+    const int m = local / len[l], p = local % len[l];
+    const bool xside = s == West || s == East;
+    if (xside && ((p < geo.ng && listed[South]) || (p >= geo.ng + geo.ny && listed[North]))) return;
+    int jg, ig;
+    const Cell c = xside ? ghost<false>(s, m, p, jg, ig) : ghost<true>(s, m, p, jg, ig);
+    w.h(jg, ig) = c.h;
+    w.qx(jg, ig) = c.qx;
+    w.qy(jg, ig) = c.qy;
+    for (int t = 0; t < w.ntracers; ++t) w.hc[t](jg, ig) = c.hc[t];
   }
 };
 
@@ -97,9 +231,11 @@ class BoundaryFiller {
       const int k = s.n++;
       s.begin[k] = seg.begin;
       s.end[k] = seg.end < 0 ? len : seg.end;
-      s.type[k] = int(seg.type);
-      s.eta[k] = Real(seg.stage.empty() ? 0.0 : seg.stage(t));
-      s.qn[k] = Real(seg.discharge.empty() ? 0.0 : seg.discharge(t) / ((s.end[k] - s.begin[k]) * cell));
+      s.type[k] = static_cast<signed char>(seg.type);
+      s.v[k] = Real(seg.type == BcType::Stage     ? (seg.stage.empty() ? 0.0 : seg.stage(t))
+                    : seg.type == BcType::Discharge ? (seg.discharge.empty() ? 0.0
+                                                        : seg.discharge(t) / ((s.end[k] - s.begin[k]) * cell))
+                                                  : 0.0);
       for (int tr = 0; tr < kMaxTracers; ++tr) {
         const bool given = tr < int(seg.concentration.size()) && !seg.concentration[tr].empty();
         s.c[tr][k] = Real(given ? seg.concentration[tr](t) : 0.0);
@@ -109,22 +245,30 @@ class BoundaryFiller {
   }
 
   /// Fills the ghost layers of the physical sides of w at time t. H must have its ghosts filled.
-  /// West and east, then south and north. The two sides of a pair neither write nor read each
-  /// other's cells where the block is at least ng cells across, so each pair is one kernel there
-  /// (fewer launches a step); the corners take the values of south and north, as they would in
-  /// that order one side at a time.
+  /// The result is that of filling west, east, south and north one after the other, each reading
+  /// what the ones before wrote (the corners take the values of south and north). Where the block
+  /// is at least ng cells across, that is one launch (detail::FillGhosts); narrower blocks take
+  /// one launch a side.
   template <class E>
   void fill(const Conserved<E>& w, const Field<E>& H, double t, Real g, Real eps_h) const {
-    for (int first : {int(West), int(South)}) {
-      const int second = first + 1;
-      const bool wide = (first == West ? grid_.nx : grid_.ny) >= grid_.ng;
-      const bool a = grid_.physical[first], b = grid_.physical[second];
-      if (a && b && wide) {
-        fill_sides<E>(w, H, first, side_at(first, t), second, side_at(second, t), 2, g, eps_h);
-      } else {
-        if (a) fill_sides<E>(w, H, first, side_at(first, t), first, detail::SideBc{}, 1, g, eps_h);
-        if (b) fill_sides<E>(w, H, second, side_at(second, t), second, detail::SideBc{}, 1, g, eps_h);
-      }
+    if (grid_.nx < grid_.ng || grid_.ny < grid_.ng) {
+      fill_each_side(w, H, t, g, eps_h);
+      return;
+    }
+    detail::FillGhosts<E> f = ghosts(w, H, g, eps_h);
+    for (int side = 0; side < kNumSides; ++side)
+      if (grid_.physical[side]) f.add(side, side_at(side, t), extent_along(side));
+    launch(f);
+  }
+
+  /// The same as fill, one launch a side in the order west, east, south, north.
+  template <class E>
+  void fill_each_side(const Conserved<E>& w, const Field<E>& H, double t, Real g, Real eps_h) const {
+    for (int side = 0; side < kNumSides; ++side) {
+      if (!grid_.physical[side]) continue;
+      detail::FillGhosts<E> f = ghosts(w, H, g, eps_h);
+      f.add(side, side_at(side, t), extent_along(side));
+      launch(f);
     }
   }
 
@@ -136,94 +280,18 @@ class BoundaryFiller {
       if (grid_.physical[side]) fill_static_side<E>(f, side, side_at(side, 0.0));
   }
 
- // The kernels below are public only because CUDA's extended lambdas may not live in private
+ // The kernel below is public only because CUDA's extended lambdas may not live in private
  // member functions.
-  // Storage indices of ghost layer m of a side, of its mirror and of the first interior layer, for
-  // the cell at position p along the side.
-  struct Geometry {
-    int ng, nx, ny, ioff, joff;
-    KOKKOS_INLINE_FUNCTION void cells(int side, int m, int p, int& jg, int& ig, int& jm, int& im,
-                                      int& jn, int& in) const {
-      if (side == West || side == East) {
-        jg = jm = jn = p;
-        ig = side == West ? ng - 1 - m : ng + nx + m;
-        im = side == West ? ng + m : ng + nx - 1 - m;
-        in = side == West ? ng : ng + nx - 1;
-      } else {
-        ig = im = in = p;
-        jg = side == South ? ng - 1 - m : ng + ny + m;
-        jm = side == South ? ng + m : ng + ny - 1 - m;
-        jn = side == South ? ng : ng + ny - 1;
-      }
-    }
-    /// Global index along the side of storage position p.
-    KOKKOS_INLINE_FUNCTION int global(int side, int p) const {
-      return (side == West || side == East) ? joff + p - ng : ioff + p - ng;
-    }
-  };
-
-  Geometry geometry() const { return Geometry{grid_.ng, grid_.nx, grid_.ny, grid_.ioff, grid_.joff}; }
+  detail::SideGeometry geometry() const {
+    return detail::SideGeometry{grid_.ng, grid_.nx, grid_.ny, grid_.ioff, grid_.joff};
+  }
   int extent_along(int side) const {
     return (side == West || side == East) ? grid_.ny_padded() : grid_.nx_padded();
   }
 
-  /// The ghost layers of `nsides` (1 or 2) sides of one orientation (west/east or south/north):
-  /// side_a with bc_a, then side_b with bc_b.
-  template <class E>
-  void fill_sides(const Conserved<E>& w, const Field<E>& H, int side_a, const detail::SideBc bc_a,
-                  int side_b, const detail::SideBc bc_b, int nsides, Real g, Real eps_h) const {
-    const Geometry geo = geometry();
-    const int len = extent_along(side_a), ng = grid_.ng;
-    const bool xside = side_a == West || side_a == East;
-    Kokkos::parallel_for(
-        "shwa::fill_boundary", launch_light(Kokkos::RangePolicy<E>(0, nsides * len * ng)),
-        KOKKOS_LAMBDA(const int idx_all) {
-          const bool on_b = idx_all >= len * ng;
-          const int side = on_b ? side_b : side_a, idx = on_b ? idx_all - len * ng : idx_all;
-          const detail::SideBc& bc = on_b ? bc_b : bc_a;
-          const Real inward = (side == West || side == South) ? Real(1) : Real(-1);
-          const int m = idx / len, p = idx % len;
-          int jg, ig, jm, im, jn, in;
-          geo.cells(side, m, p, jg, ig, jm, im, jn, in);
-          const int k = bc.find(geo.global(side, p));
-          const int type = k < 0 ? bc.default_type : bc.type[k];
-          // Normal and tangential discharge views of this side.
-          const auto& qn = xside ? w.qx : w.qy;
-          const auto& qt = xside ? w.qy : w.qx;
-          const int nt = w.ntracers;
-          if (type == int(BcType::Wall)) {
-            w.h(jg, ig) = w.h(jm, im);
-            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = w.hc[t](jm, im);
-            qn(jg, ig) = -qn(jm, im);
-            qt(jg, ig) = qt(jm, im);
-          } else if (type == int(BcType::Open)) {
-            w.h(jg, ig) = w.h(jn, in);
-            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = w.hc[t](jn, in);
-            qn(jg, ig) = qn(jn, in);
-            qt(jg, ig) = qt(jn, in);
-          } else if (type == int(BcType::Stage)) {
-            const Real hn = w.h(jn, in);
-            const Real h = shwa::max(Real(0), bc.eta[k] + H(jg, ig));
-            const Real s = hn >= eps_h ? h / hn : Real(0);  // same velocity and concentration
-            w.h(jg, ig) = h;
-            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = s * w.hc[t](jn, in);
-            qn(jg, ig) = s * qn(jn, in);
-            qt(jg, ig) = s * qt(jn, in);
-          } else {  // discharge
-            const Real q = bc.qn[k];
-            const Real hcrit = shwa::cbrt(q * q / g);
-            const Real h = shwa::max(w.h(jn, in), hcrit);
-            w.h(jg, ig) = h;
-            for (int t = 0; t < nt; ++t) w.hc[t](jg, ig) = h * bc.c[t][k];
-            qn(jg, ig) = inward * q;
-            qt(jg, ig) = Real(0);
-          }
-        });
-  }
-
   template <class E>
   void fill_static_side(const Field<E>& f, int side, const detail::SideBc bc) const {
-    const Geometry geo = geometry();
+    const detail::SideGeometry geo = geometry();
     const int len = extent_along(side), ng = grid_.ng;
     Kokkos::parallel_for(
         "shwa::fill_static_boundary", launch_light(Kokkos::RangePolicy<E>(0, len * ng)),
@@ -238,6 +306,26 @@ class BoundaryFiller {
   }
 
  private:
+  template <class E>
+  detail::FillGhosts<E> ghosts(const Conserved<E>& w, const Field<E>& H, Real g, Real eps_h) const {
+    detail::FillGhosts<E> f;
+    f.w = w;
+    f.H = H;
+    f.geo = geometry();
+    f.g = g;
+    f.eps_h = eps_h;
+    return f;
+  }
+
+  template <class E>
+  static void launch(const detail::FillGhosts<E>& f) {
+    // Passed as a kernel argument (launch_light) only below CUDA's 4 KB limit; larger, Kokkos
+    // would copy it to device memory before every launch.
+    static_assert(sizeof(detail::FillGhosts<E>) <= 3840, "the boundary fill's arguments outgrow a kernel's");
+    if (f.count == 0) return;
+    Kokkos::parallel_for("shwa::fill_boundary", launch_light(Kokkos::RangePolicy<E>(0, f.threads())), f);
+  }
+
   Grid grid_;
   Boundaries bc_;
 };

@@ -219,3 +219,62 @@ TEST_CASE("the boundary fill treats every tracer as the first, each with its own
     CHECK(a(jg, ig) == Real(ha(jg, ig) * Real(inflow[t])));
   }
 }
+
+TEST_CASE("one launch fills the sides as one launch a side does, corners included", "[fields][boundary]") {
+  // The corners are where the sides meet: south and north read the west and east ghost columns
+  // that the same launch writes. Segments of every type reach the ends of each side, so that the
+  // corners' sources take every rule; every field of every padded cell must be the same bits.
+  for (int ng : {1, 2, 3}) {
+    for (int blocked : {-1, int(West), int(East), int(South), int(North)}) {
+      CAPTURE(ng, blocked);
+      Grid g = Grid::single(9, 7, 1.0, 1.0);
+      g.ng = ng;
+      if (blocked >= 0) g.physical[blocked] = false;  // a side facing another block (its halo)
+      Boundaries bc = Boundaries::all(BcType::Wall);
+      bc.side_default[East] = BcType::Open;
+      bc.side_default[North] = BcType::Open;
+      BcSegment stage;
+      stage.type = BcType::Stage;
+      stage.stage = Series(1.5);
+      for (int side : {int(West), int(South)}) {
+        stage.side = Side(side);
+        stage.begin = 0;
+        stage.end = 3;
+        bc.segments.push_back(stage);
+      }
+      BcSegment river = north_river(6, -1, 3.0);
+      river.concentration = {Series(0.5), Series(2.0)};
+      bc.segments.push_back(river);
+      river.side = East;
+      river.begin = 0;
+      river.end = 2;
+      bc.segments.push_back(river);
+      stage.side = South;
+      stage.begin = 7;
+      stage.end = 9;
+      bc.segments.push_back(stage);
+      const BoundaryFiller filler(g, bc);
+
+      Field<DefaultExec> H("H", g.ny_padded(), g.nx_padded());
+      Kokkos::deep_copy(H, Real(2));
+      Conserved<DefaultExec> one("one", g, 3), each("each", g, 3);
+      fill_distinct(one);
+      fill_distinct(each);
+      filler.fill(one, H, 0.0, Real(9.81), Real(1e-4));
+      filler.fill_each_side(each, H, 0.0, Real(9.81), Real(1e-4));
+      for (int k = 0; k < one.size(); ++k) {
+        const auto a = host(one[k]), b = host(each[k]);
+        for (int j = 0; j < g.ny_padded(); ++j)
+          for (int i = 0; i < g.nx_padded(); ++i) {
+            CAPTURE(k, j, i);
+            REQUIRE(std::memcmp(&a(j, i), &b(j, i), sizeof(Real)) == 0);
+          }
+      }
+      // The corners were written: a wall corner (south-west) mirrors the cells north of it.
+      if (blocked < 0) {
+        const auto h = host(each.h);
+        CHECK(h(ng - 1, ng - 1) == h(ng, ng - 1));
+      }
+    }
+  }
+}
