@@ -140,7 +140,8 @@ struct FillGhosts {
     const bool xside = s == West || s == East;
     const int nt = w.ntracers;
     const bool mirror = type == int(BcType::Wall);
-    const Cell from = kCorners ? (mirror ? source(jm, im) : source(jn, in)) : (mirror ? stored(jm, im) : stored(jn, in));
+    const int jr = mirror ? jm : jn, ir = mirror ? im : in;  // the cell the rule reads
+    const Cell from = kCorners ? source(jr, ir) : stored(jr, ir);
     Cell c = from;
     // Normal and tangential discharge of this side.
     Real& qn = xside ? c.qx : c.qy;
