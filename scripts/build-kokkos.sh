@@ -10,6 +10,8 @@
 #
 # A finished install is reused (a stamp records the sources and options it was built from).
 set -euo pipefail
+# shellcheck source=scripts/kokkos-kernels-options.sh
+source "$(dirname "$0")/kokkos-kernels-options.sh"
 backend=${1:?usage: build-kokkos.sh openmp|debug|cuda [DEPS_DIR]}
 deps=${2:-${SHWA_DEPS:-$HOME/.cache/shwa}}
 src=$deps/src
@@ -43,14 +45,7 @@ cmake --install "$build/kokkos" > /dev/null
 
 echo "shwa: installing Kokkos Kernels 3.4.01 ($backend), explicit instantiation off"
 kk=(-DKokkos_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release
-    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF
-    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF
-    -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
-    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
-    -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
-    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF
-    -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF
-    -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF)
+    "${kokkos_kernels_options[@]}")
 [ "$backend" = cuda ] && kk+=(-DCMAKE_CXX_COMPILER="$src/kokkos/bin/nvcc_wrapper"
                               -DCMAKE_PROJECT_INCLUDE="$(cd "$(dirname "$0")/.." && pwd)/cmake/cuda-toolkit-first.cmake")
 cmake -S "$src/kokkos-kernels" -B "$build/kokkos-kernels" "${gen[@]}" "${common[@]}" "${kk[@]}" \

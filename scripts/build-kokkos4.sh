@@ -11,6 +11,8 @@
 #   KOKKOS4_VERSION (4.6.01), KOKKOS4_KERNELS_VERSION (same): the git tags to build;
 #   KOKKOS4_GIT, KOKKOS4_KERNELS_GIT: where to clone them from (default: GitHub; a local mirror works).
 set -euo pipefail
+# shellcheck source=scripts/kokkos-kernels-options.sh
+source "$(dirname "$0")/kokkos-kernels-options.sh"
 variant=${1:-openmp}
 deps=${2:-${SHWA_DEPS4:-$HOME/.cache/shwa-k4}}
 ver=${KOKKOS4_VERSION:-4.6.01}
@@ -46,14 +48,7 @@ cmake --build "$build/kokkos" -j "$jobs" > "$build/kokkos-build.log" 2>&1 || { t
 cmake --install "$build/kokkos" > /dev/null
 
 echo "shwa: building Kokkos Kernels $kver ($variant), explicit instantiation off"
-kk=(-DKokkos_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix"
-    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF
-    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF
-    -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
-    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
-    -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
-    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF
-    -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF)
+kk=(-DKokkos_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" "${kokkos_kernels_options[@]}")
 cmake -S "$src/kokkos-kernels-$kver" -B "$build/kokkos-kernels" "${gen[@]}" "${common[@]}" "${kk[@]}" \
       > "$build/kk-configure.log" 2>&1 || { cat "$build/kk-configure.log"; exit 1; }
 cmake --build "$build/kokkos-kernels" -j "$jobs" > "$build/kk-build.log" 2>&1 || { tail -50 "$build/kk-build.log"; exit 1; }
