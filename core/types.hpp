@@ -33,7 +33,7 @@ using HostExec = Kokkos::DefaultHostExecutionSpace;
 /// reach host memory), not of its memory space (can the host reach that), which unified memory
 /// would make true for a GPU.
 template <class ExecSpace>
-constexpr bool is_host_space() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 }
 
