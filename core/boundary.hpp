@@ -85,7 +85,7 @@ struct SideGeometry {
 /// ghost columns next to the domain, which this launch writes, and so compute those cells' values
 /// from the west or east rule themselves, from the interior cells that rule reads. Listing more
 /// than one side needs a block at least ng cells across: then the west and east rules read only
-/// interior cells, and south and north read only interior rows.
+/// interior columns, and south and north read only interior rows.
 template <class E>
 struct FillGhosts {
   struct Cell {

@@ -30,7 +30,7 @@ case $backend in
   *) echo "shwa: unknown backend '$backend' (openmp, debug, cuda)" >&2; exit 2 ;;
 esac
 
-key=$( (cat "$src"/.shwa-patched-* 2>/dev/null; ls "$src"/.shwa-patched-*; echo "${common[*]} ${opts[*]}") | sha256sum | cut -c1-16)
+key=$( (cat "$src"/.shwa-patched-* 2>/dev/null; ls "$src"/.shwa-patched-*; echo "${common[*]} ${opts[*]} ${kokkos_kernels_options[*]}") | sha256sum | cut -c1-16)
 if [ -f "$prefix/.shwa-$key" ]; then echo "shwa: Kokkos ($backend) ready in $prefix"; exit 0; fi
 
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)

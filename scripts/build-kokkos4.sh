@@ -24,7 +24,7 @@ case $variant in
   *) echo "shwa: unknown variant '$variant' (openmp, openmp-nodep)" >&2; exit 2 ;;
 esac
 src=$deps/src; prefix=$deps/install/$variant; build=$deps/build/$variant
-key="kokkos-$ver kernels-$kver ${extra[*]}"
+key="kokkos-$ver kernels-$kver ${extra[*]+${extra[*]}} ${kokkos_kernels_options[*]}"
 if [ "$(cat "$prefix/.shwa-stamp" 2>/dev/null)" = "$key" ]; then echo "shwa: Kokkos $ver ($variant) ready in $prefix"; exit 0; fi
 
 for pair in "kokkos $ver ${KOKKOS4_GIT:-https://github.com/kokkos/kokkos.git}" \
@@ -43,7 +43,7 @@ rm -rf "$build" "$prefix"; mkdir -p "$build"
 echo "shwa: building Kokkos $ver ($variant) with $jobs jobs"
 cmake -S "$src/kokkos-$ver" -B "$build/kokkos" "${gen[@]}" "${common[@]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
       -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF \
-      "${extra[@]}" > "$build/kokkos-configure.log" 2>&1 || { cat "$build/kokkos-configure.log"; exit 1; }
+      ${extra[@]+"${extra[@]}"} > "$build/kokkos-configure.log" 2>&1 || { cat "$build/kokkos-configure.log"; exit 1; }
 cmake --build "$build/kokkos" -j "$jobs" > "$build/kokkos-build.log" 2>&1 || { tail -50 "$build/kokkos-build.log"; exit 1; }
 cmake --install "$build/kokkos" > /dev/null
 

@@ -224,57 +224,96 @@ TEST_CASE("one launch fills the sides as one launch a side does, corners include
   // The corners are where the sides meet: south and north read the west and east ghost columns
   // that the same launch writes. Segments of every type reach the ends of each side, so that the
   // corners' sources take every rule; every field of every padded cell must be the same bits.
-  for (int ng : {1, 2, 3}) {
-    for (int blocked : {-1, int(West), int(East), int(South), int(North)}) {
-      CAPTURE(ng, blocked);
-      Grid g = Grid::single(9, 7, 1.0, 1.0);
-      g.ng = ng;
-      if (blocked >= 0) g.physical[blocked] = false;  // a side facing another block (its halo)
-      Boundaries bc = Boundaries::all(BcType::Wall);
-      bc.side_default[East] = BcType::Open;
-      bc.side_default[North] = BcType::Open;
-      BcSegment stage;
-      stage.type = BcType::Stage;
-      stage.stage = Series(1.5);
-      for (int side : {int(West), int(South)}) {
-        stage.side = Side(side);
-        stage.begin = 0;
-        stage.end = 3;
-        bc.segments.push_back(stage);
-      }
-      BcSegment river = north_river(6, -1, 3.0);
-      river.concentration = {Series(0.5), Series(2.0)};
-      bc.segments.push_back(river);
-      river.side = East;
-      river.begin = 0;
-      river.end = 2;
-      bc.segments.push_back(river);
-      stage.side = South;
-      stage.begin = 7;
-      stage.end = 9;
+  // Besides the launch, the same kernel body runs on the host one ghost cell at a time from the
+  // last to the first, so that a cell written by two of its threads, or read by one and written
+  // by another, shows as a difference on any backend.
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  struct Block {
+    int nx, ny, ng, ioff, joff, blocked;  // blocked: a side facing another block, or -1
+  };
+  std::vector<Block> blocks;
+  for (int ng : {1, 2, 3})
+    for (int blocked : {-1, int(West), int(East), int(South), int(North)}) blocks.push_back({9, 7, ng, 0, 0, blocked});
+  blocks.push_back({3, 3, 3, 0, 0, -1});    // as wide as the ghost layers are deep
+  blocks.push_back({9, 7, 2, 5, 4, West});  // a block inside a larger domain, offset along both sides
+  blocks.push_back({9, 7, 2, 5, 4, -1});
+  for (const Block& bk : blocks) {
+    CAPTURE(bk.nx, bk.ny, bk.ng, bk.ioff, bk.joff, bk.blocked);
+    Grid g = Grid::single(bk.nx, bk.ny, 1.0, 1.0);
+    g.ng = bk.ng;
+    g.nx_global = 20;
+    g.ny_global = 15;
+    g.ioff = bk.ioff;
+    g.joff = bk.joff;
+    if (bk.blocked >= 0) g.physical[bk.blocked] = false;  // a side facing another block (its halo)
+    Boundaries bc = Boundaries::all(BcType::Wall);
+    bc.side_default[East] = BcType::Open;
+    bc.side_default[North] = BcType::Open;
+    BcSegment stage;
+    stage.type = BcType::Stage;
+    stage.stage = Series(1.5);
+    for (int side : {int(West), int(South)}) {
+      stage.side = Side(side);
+      stage.begin = 0;
+      stage.end = 7;
       bc.segments.push_back(stage);
-      const BoundaryFiller filler(g, bc);
+    }
+    BcSegment river = north_river(6, -1, 3.0);
+    river.concentration = {Series(0.5), Series(2.0)};
+    bc.segments.push_back(river);
+    river.side = East;
+    river.begin = 0;
+    river.end = 6;
+    bc.segments.push_back(river);
+    stage.side = South;
+    stage.begin = 7;
+    stage.end = 12;
+    bc.segments.push_back(stage);
+    const BoundaryFiller filler(g, bc);
 
-      Field<DefaultExec> H("H", g.ny_padded(), g.nx_padded());
-      Kokkos::deep_copy(H, Real(2));
-      Conserved<DefaultExec> one("one", g, 3), each("each", g, 3);
-      fill_distinct(one);
-      fill_distinct(each);
-      filler.fill(one, H, 0.0, Real(9.81), Real(1e-4));
-      filler.fill_each_side(each, H, 0.0, Real(9.81), Real(1e-4));
-      for (int k = 0; k < one.size(); ++k) {
-        const auto a = host(one[k]), b = host(each[k]);
-        for (int j = 0; j < g.ny_padded(); ++j)
-          for (int i = 0; i < g.nx_padded(); ++i) {
-            CAPTURE(k, j, i);
-            REQUIRE(std::memcmp(&a(j, i), &b(j, i), sizeof(Real)) == 0);
-          }
-      }
-      // The corners were written: a wall corner (south-west) mirrors the cells north of it.
-      if (blocked < 0) {
-        const auto h = host(each.h);
-        CHECK(h(ng - 1, ng - 1) == h(ng, ng - 1));
-      }
+    // A bathymetry that names its cell: the stage rule reads it at the ghost cell it fills.
+    Field<DefaultExec> H("H", g.ny_padded(), g.nx_padded());
+    {
+      auto m = Kokkos::create_mirror_view(H);
+      for (int j = 0; j < g.ny_padded(); ++j)
+        for (int i = 0; i < g.nx_padded(); ++i) m(j, i) = Real(2 + 0.01 * j + 0.0001 * i);
+      Kokkos::deep_copy(H, m);
+    }
+    const Real grav(9.81), eps(1e-4);
+    Conserved<DefaultExec> one("one", g, 3), each("each", g, 3);
+    fill_distinct(one);
+    fill_distinct(each);
+    filler.fill(one, H, 0.0, grav, eps);
+    filler.fill_each_side(each, H, 0.0, grav, eps);
+
+    Conserved<Host> back("back", g, 3);
+    fill_distinct(back);
+    const Field<Host> Hh = host(H);
+    detail::FillGhosts<Host> f;
+    f.w = back;
+    f.H = Hh;
+    f.geo = filler.geometry();
+    f.g = grav;
+    f.eps_h = eps;
+    for (int side = 0; side < kNumSides; ++side)
+      if (g.physical[side]) f.add(side, filler.side_at(side, 0.0), filler.extent_along(side));
+    for (int idx = f.threads() - 1; idx >= 0; --idx) f(idx);
+
+    for (int k = 0; k < one.size(); ++k) {
+      const auto a = host(one[k]), b = host(each[k]);
+      const auto& c = back[k];
+      for (int j = 0; j < g.ny_padded(); ++j)
+        for (int i = 0; i < g.nx_padded(); ++i) {
+          CAPTURE(k, j, i);
+          REQUIRE(std::memcmp(&a(j, i), &b(j, i), sizeof(Real)) == 0);
+          REQUIRE(std::memcmp(&c(j, i), &b(j, i), sizeof(Real)) == 0);
+        }
+    }
+    // The corners were written by the rules: a wall corner (south-west, no segment there)
+    // mirrors the west ghost cell north of it.
+    if (bk.blocked < 0 && bk.ioff == 0) {
+      const auto h = host(one.h);
+      CHECK(h(g.ng - 1, g.ng - 1) == h(g.ng, g.ng - 1));
     }
   }
 }
