@@ -40,7 +40,8 @@ KOKKOS_INLINE_FUNCTION constexpr bool is_host_space() {
 /// The policy p with its kernels' functor passed as a kernel argument. Otherwise Kokkos 3.x (CUDA)
 /// copies a functor of 512 bytes or more to constant memory, and first waits for the last kernel
 /// that used that memory to end: every such launch would wait for the device, and the host could
-/// not queue a step's kernels ahead of it. Functors up to 4 KB fit (the boundary fill's, the largest of a step, is 3.6 KB in double).
+/// not queue a step's kernels ahead of it. Functors up to 4 KB fit (the boundary fill's, the
+/// largest of a step, is 3.6 KB in double).
 template <class Policy>
 auto launch_light(const Policy& p) {
   return Kokkos::Experimental::require(p, Kokkos::Experimental::WorkItemProperty::HintLightWeight);

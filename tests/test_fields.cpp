@@ -233,7 +233,8 @@ TEST_CASE("one launch fills the sides as one launch a side does, corners include
   };
   std::vector<Block> blocks;
   for (int ng : {1, 2, 3})
-    for (int blocked : {-1, int(West), int(East), int(South), int(North)}) blocks.push_back({9, 7, ng, 0, 0, blocked});
+    for (int blocked : {-1, int(West), int(East), int(South), int(North)})
+      blocks.push_back({9, 7, ng, 0, 0, blocked});
   blocks.push_back({3, 3, 3, 0, 0, -1});    // as wide as the ghost layers are deep
   blocks.push_back({9, 7, 2, 5, 4, West});  // a block inside a larger domain, offset along both sides
   blocks.push_back({9, 7, 2, 5, 4, -1});
