@@ -6,10 +6,13 @@
 // owner's value, corners included (the expanded halo updates ghost cells next to the corners when
 // k > 1). Ghost cells outside the domain belong to the boundary conditions: never written here.
 //
-// One exchange:
+// One exchange, its kernels and copies on the execution-space instance the caller gives (a stream
+// of its own for the band of an overlapped step: core/streams.hpp), which alone is waited for:
 //   begin  post every MPI_Irecv; one pack kernel (all neighbours, all fields) into one contiguous
-//          send buffer; one fence; every MPI_Isend;
-//   end    MPI_Waitall; one unpack kernel from the receive buffer into the ghost layers.
+//          send buffer (and its copy to the host when staged); wait for the instance; every
+//          MPI_Isend;
+//   end    MPI_Waitall; (the copy to the device when staged;) one unpack kernel from the receive
+//          buffer into the ghost layers; wait for the instance.
 // An exchange begun must end before the next begins, with the same fields (checked: the buffers
 // are in use until then).
 // The buffers are allocated once. MPI sees the device buffers themselves when the memory is host
@@ -198,14 +201,12 @@ class MpiExchanger final : public Exchanger<E> {
   MpiExchanger(const MpiExchanger&) = delete;
   MpiExchanger& operator=(const MpiExchanger&) = delete;
 
-  void begin_exchange(const Conserved<E>& w) override { start(conserved(w)); }
-  void end_exchange(const Conserved<E>& w) override { finish(conserved(w)); }
   void exchange_field(const Field<E>& f) override {
     FieldSet<E> s;
     s.f[0] = f;
     s.n = 1;
-    start(s);
-    finish(s);
+    start(s, E());
+    finish(s, E());
   }
 
   /// Minimum over all ranks; NaN on any rank gives NaN on every rank (MPI_MIN leaves NaN to the
@@ -239,26 +240,26 @@ class MpiExchanger final : public Exchanger<E> {
 
   // The kernels are public only because CUDA's extended lambdas may not live in private member
   // functions.
-  void pack(const FieldSet<E>& fields) const {
+  void pack(const FieldSet<E>& fields, const E& space) const {
     const BandList bands = sends_;
     const Buffer buf = send_;
     const FieldSet<E> src = fields;
     const int nf = fields.n;
     Kokkos::parallel_for(
-        "shwa::halo_pack", launch_light(Kokkos::RangePolicy<E>(0, bands.cells(nf))),
+        "shwa::halo_pack", launch_light(Kokkos::RangePolicy<E>(space, 0, bands.cells(nf))),
         KOKKOS_LAMBDA(const int idx) {
           int f, j, i;
           bands.locate(idx, nf, f, j, i);
           buf(idx) = src(f, j, i);
         });
   }
-  void unpack(const FieldSet<E>& fields) const {
+  void unpack(const FieldSet<E>& fields, const E& space) const {
     const BandList bands = recvs_;
     const Buffer buf = recv_;
     const FieldSet<E> dst = fields;
     const int nf = fields.n;
     Kokkos::parallel_for(
-        "shwa::halo_unpack", launch_light(Kokkos::RangePolicy<E>(0, bands.cells(nf))),
+        "shwa::halo_unpack", launch_light(Kokkos::RangePolicy<E>(space, 0, bands.cells(nf))),
         KOKKOS_LAMBDA(const int idx) {
           int f, j, i;
           bands.locate(idx, nf, f, j, i);
@@ -266,16 +267,28 @@ class MpiExchanger final : public Exchanger<E> {
         });
   }
 
+ protected:
+  void begin(const Conserved<E>& w, const E& space) override { start(conserved(w), space); }
+  void end(const Conserved<E>& w, const E& space) override { finish(conserved(w), space); }
+
  private:
-  /// Adds the seconds of its lifetime to `seconds`.
+  /// Adds the seconds of its lifetime to `seconds`; a Kokkos profiling region of that lifetime
+  /// (perf/cuda_timeline.cpp draws them), when a name is given.
   class Timer {
    public:
-    explicit Timer(double& seconds) : seconds_(seconds), start_(MPI_Wtime()) {}
-    ~Timer() { seconds_ += MPI_Wtime() - start_; }
+    explicit Timer(double& seconds, const char* region = nullptr)
+        : seconds_(seconds), start_(MPI_Wtime()), region_(region) {
+      if (region_) Kokkos::Profiling::pushRegion(region_);
+    }
+    ~Timer() {
+      if (region_) Kokkos::Profiling::popRegion();
+      seconds_ += MPI_Wtime() - start_;
+    }
 
    private:
     double& seconds_;
     double start_;
+    const char* region_;
   };
 
   static FieldSet<E> conserved(const Conserved<E>& w) {
@@ -291,7 +304,7 @@ class MpiExchanger final : public Exchanger<E> {
     return Kokkos::subview(v, std::make_pair(0, n));
   }
 
-  void start(const FieldSet<E>& fields) {
+  void start(const FieldSet<E>& fields, const E& space) {
     if (posted_)
       throw std::logic_error(
           "halo exchange begun while the previous one is still in flight "
@@ -303,18 +316,16 @@ class MpiExchanger final : public Exchanger<E> {
     const int nf = fields.n, cells = sends_.cells(nf);
     if (sends_.count > 0) {
       ++times_.exchanges;
-      E().fence();  // the update queued before is compute time, not halo time (CommTimes)
-      const Timer t(times_.post);
+      space.fence();  // the update queued before is compute time, not halo time (CommTimes)
+      const Timer t(times_.post, "shwa::halo_post");
       Real* rbase = staged_ ? stage_recv_.data() : recv_.data();
       for (int n = 0; n < recvs_.count; ++n)
         SHWA_MPI_CHECK(MPI_Irecv(rbase + nf * recvs_.offset[n],
                                  nf * (recvs_.offset[n + 1] - recvs_.offset[n]), mpi_real(),
                                  rank_[n], opposite(dir_[n]), comm_, &requests_[size_t(n)]));
-      pack(fields);
-      if (staged_)
-        Kokkos::deep_copy(head(stage_send_, cells), head(send_, cells));  // fences
-      else
-        E().fence();
+      pack(fields, space);
+      if (staged_) Kokkos::deep_copy(space, head(stage_send_, cells), head(send_, cells));
+      space.fence();
       const Real* sbase = staged_ ? stage_send_.data() : send_.data();
       for (int n = 0; n < sends_.count; ++n)
         SHWA_MPI_CHECK(MPI_Isend(sbase + nf * sends_.offset[n],
@@ -325,25 +336,27 @@ class MpiExchanger final : public Exchanger<E> {
     posted_ = true;
   }
 
-  void finish(const FieldSet<E>& fields) {
+  void finish(const FieldSet<E>& fields, const E& space) {
     if (!posted_) throw std::logic_error("halo exchange ended without being begun");
     if (!fields.same_as(active_))
       throw std::invalid_argument("end_exchange given other fields than begin_exchange");
     if (sends_.count > 0) {
       {
-        const Timer t(times_.wait);
+        const Timer t(times_.wait, "shwa::halo_wait");
         SHWA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
       }
-      E().fence();  // the interior update that overlapped the messages: compute time (CommTimes)
-      const Timer t(times_.unpack);
+      // Without overlap, the update queued on `space` before is compute time (CommTimes); with it,
+      // the interior runs on another instance, which the caller waits for.
+      space.fence();
+      const Timer t(times_.unpack, "shwa::halo_unpack");
       if (staged_) {
         const int cells = recvs_.cells(fields.n);
-        Kokkos::deep_copy(head(recv_, cells), head(stage_recv_, cells));
+        Kokkos::deep_copy(space, head(recv_, cells), head(stage_recv_, cells));
       }
-      unpack(fields);
+      unpack(fields, space);
       // With direct transport the next begin_exchange posts receives into recv_ first thing: the
       // unpack must be done reading it.
-      E().fence();
+      space.fence();
     }
     active_ = FieldSet<E>{};
     posted_ = false;

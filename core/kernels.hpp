@@ -334,13 +334,13 @@ using DevicePolicy =
     Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<SHWA_DEVICE_MAX_TEAM, SHWA_DEVICE_MIN_TEAMS>>;
 
 template <class E>
-auto device_tile_policy(const Box& box, const Tiling& t) {
+auto device_tile_policy(const Box& box, const Tiling& t, const E& space) {
   if (t.tx * t.ty > max_tile_cells<E>())
     throw std::invalid_argument("tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) +
                                 " has more cells than a device tile may (" +
                                 std::to_string(max_tile_cells<E>()) + ")");
   const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
-  return launch_light(DevicePolicy<E>(ntiles, t.tx * t.ty));
+  return launch_light(DevicePolicy<E>(space, ntiles, t.tx * t.ty));
 }
 
 /// The device decoupled and CFL kernels sweep the box with teams of kLanes threads ("columns"):
@@ -421,10 +421,10 @@ struct Column {
   static long teams(const Box& box, int rows) {
     return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
   }
-  /// `rows` (resolved by column_rows) a team.
-  static auto policy(const Box& box, int rows) {
+  /// `rows` (resolved by column_rows) a team, on the instance `space`.
+  static auto policy(const Box& box, int rows, const E& space = E()) {
     if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
-    return launch_light(ColumnPolicy<E>(int(teams(box, rows)), kLanes))
+    return launch_light(ColumnPolicy<E>(space, int(teams(box, rows)), kLanes))
         .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
   }
 
@@ -890,11 +890,13 @@ UpdateArgs<E> update_args(const Conserved<E>& w, const Conserved<E>& out, const 
 /// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 /// One pass updates the water and every tracer of `w` (out: as many).
+/// A device launches it on the instance `space` (a stream: OverlapSpaces); hosts ignore it.
 template <class E>
 void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
-                           const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
+                           const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
+                           const E& space = E()) {
   if (box.empty()) return;
   detail::check_tracers(w, out);
   if constexpr (is_host_space<E>()) {
@@ -909,7 +911,7 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
                                              quiet);
     } else {
       detail::launch_update<detail::RecomputeUpdate, NT>(
-          "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling), step, k,
+          "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling, space), step, k,
           detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
           detail::ceil_div(box.nx(), tiling.tx));
     }
@@ -919,11 +921,13 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
 /// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 /// One pass updates the water and every tracer of `w` (out: as many).
+/// A device launches it on the instance `space` (a stream: OverlapSpaces); hosts ignore it.
 template <class E>
 void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
-                           const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
+                           const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
+                           const E& space = E()) {
   if (box.empty()) return;
   detail::check_tracers(w, out);
   if constexpr (is_host_space<E>()) {
@@ -940,7 +944,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
     } else {
       const int rows = detail::column_rows<E>(box, tiling.rows);
       detail::launch_update<detail::DecoupledUpdate, NT>(
-          "shwa::flux_update_decoupled", detail::Column<E, NT>::policy(box, rows), step, k,
+          "shwa::flux_update_decoupled", detail::Column<E, NT>::policy(box, rows, space), step, k,
           detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), rows);
     }
   });

@@ -17,10 +17,12 @@
 #include "halo.hpp"
 #include "kernels.hpp"
 #include "params.hpp"
+#include "streams.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -105,16 +107,20 @@ class Solver {
   /// once the host has read that report it goes on to the next step and clears the report, and a
   /// later launch of this step (the bands and the interior with overlap), still to run, would then
   /// write it again with this step's value.
+  /// The device kernels run on the instance `space` (the default, or OverlapSpaces' band or
+  /// interior); host updates run in turn.
   void update(const Box& box, Real dt) { update(box, StepDt{dt}); }
-  void update(const Box& box, const StepDt& dt) {
+  void update(const Box& box, const StepDt& dt, const E& space = E()) {
     if (box.empty()) return;
     StepDt launch = dt;
     if (!report_pending_) launch.report = nullptr, launch.clear = nullptr;
     report_pending_ = false;
     if (params_.variant == Variant::Recompute)
-      flux_update_recompute(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_);
+      flux_update_recompute(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_,
+                            space);
     else
-      flux_update_decoupled(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_);
+      flux_update_decoupled(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_,
+                            space);
   }
 
   /// W^{n+1} becomes the state.
@@ -151,9 +157,12 @@ class Solver {
 
   /// One step, never past t_stop. Returns the dt taken.
   /// With overlap, the step that ends a k-step cycle updates the band of owned cells that other
-  /// blocks need first, starts sending it, updates the interior while it travels, then waits for
-  /// the neighbours' cells. Without it, the exchange follows the whole update. Either way the
-  /// arithmetic of every cell is the same, so the fields are bit for bit those of one block.
+  /// blocks need and the interior on two instances (OverlapSpaces: two streams on a GPU): the
+  /// band's update, pack, staging copy and send, and then the wait for the neighbours' cells and
+  /// their unpack, go on while the interior is updated; the step ends when both are done. Without
+  /// it (or with nothing to exchange: a single block), the exchange follows the whole update.
+  /// Either way the arithmetic of every cell is the same, so the fields are bit for bit those of
+  /// one block.
   ///
   /// On a device with one block (no reduction across blocks) of at most device_step_max_cells()
   /// cells, the CFL pass leaves its largest Z_i in device memory and the update computes the step
@@ -192,13 +201,16 @@ class Solver {
       sd.value = Real(dt);
     }
     const bool exchange_after = since_exchange_ + 1 >= k;
-    if (exchange_after && overlap_) {
+    if (exchange_after && overlap_ && !ex.single_block()) {
       Box interior, band[4];
       grid_.split_for_overlap(k, interior, band);
-      for (const Box& b : band) update(b, sd);
-      ex.begin_exchange(next_);
-      update(interior, sd);
-      ex.end_exchange(next_);
+      const OverlapSpaces<E>& sp = overlap_spaces();
+      for (const Box& b : band) update(b, sd, sp.band());
+      // Queued before begin_exchange waits for the band: it runs while the band is packed and sent.
+      update(interior, sd, sp.interior());
+      ex.begin_exchange(next_, sp.band());
+      ex.end_exchange(next_, sp.band());
+      sp.interior().fence();
     } else {
       update(grid_.grown_inner(k - 1 - since_exchange_), sd);
       if (exchange_after) ex.exchange(next_);
@@ -233,6 +245,11 @@ class Solver {
 
   /// Overlap the halo exchange with the interior update (see step()).
   void set_overlap(bool on) { overlap_ = on; }
+  /// The instances an overlapped step runs the band and the interior on (created at first use).
+  const OverlapSpaces<E>& overlap_spaces() {
+    if (!spaces_) spaces_ = std::make_unique<OverlapSpaces<E>>();
+    return *spaces_;
+  }
 
   /// The largest block whose update reads its step from the device (see step()); 0: none.
   std::int64_t device_step_max_cells() const { return device_step_max_cells_; }
@@ -263,6 +280,7 @@ class Solver {
   long steps_ = 0;
   int since_exchange_ = 0;  // steps since the halos were exchanged
   bool overlap_ = false;
+  std::unique_ptr<OverlapSpaces<E>> spaces_;
   // Where the update's step from the device costs it less than the host's wait (docs/kernels.md).
   std::int64_t device_step_max_cells_ =
       params_.variant == Variant::Recompute ? std::int64_t(1024) * 1024 : std::int64_t(4096) * 4096;

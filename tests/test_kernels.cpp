@@ -171,11 +171,13 @@ namespace {
 template <class E>
 class OneOfMany final : public Exchanger<E> {
  public:
-  void begin_exchange(const Conserved<E>&) override {}
-  void end_exchange(const Conserved<E>&) override {}
   void exchange_field(const Field<E>&) override {}
   double min_all(double local) override { return local; }
   double sum_all(double local) override { return local; }
+
+ protected:
+  void begin(const Conserved<E>&, const E&) override {}
+  void end(const Conserved<E>&, const E&) override {}
 };
 
 }  // namespace
@@ -224,6 +226,51 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
     }
     CHECK(n > 20);
   }
+}
+
+TEST_CASE("an overlapped step runs the band and the interior on their own instances, same bits",
+          "[kernels]") {
+  // A block among others with overlap updates its interior on OverlapSpaces::interior() (on a GPU
+  // another stream than the default one, which the CFL pass and the boundary fill use) and waits
+  // for it at the end of the step: the fields are those of the plain step, bit for bit. (The bands
+  // and the exchange on the band's stream: the MPI whole-run tests, tests/comm/test_runs.cpp.)
+  const Case c = bowl_case();
+  for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
+    CAPTURE(to_string(v));
+    OneOfMany<DefaultExec> many;
+    Solver<DefaultExec> plain(c.grid, params(v, {32, 8}), c.bc), over(c.grid, params(v, {32, 8}), c.bc);
+    over.set_overlap(true);
+    initialize(plain, many, c.init);
+    initialize(over, many, c.init);
+    while (plain.time() < 2.0) {
+      REQUIRE(plain.step(2.0, many) == over.step(2.0, many));
+      if (plain.steps() % 16 == 0) REQUIRE(same_bits(read_back(plain), read_back(over)));
+    }
+    REQUIRE(same_bits(read_back(plain), read_back(over)));
+  }
+  Solver<DefaultExec> s(c.grid, params(Variant::Decoupled, {32, 8}), c.bc);
+  const OverlapSpaces<DefaultExec>& sp = s.overlap_spaces();
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<DefaultExec, Kokkos::Cuda>::value) {
+    // Two streams of their own, neither the default one, the band's of higher priority (CUDA
+    // numbers higher priorities lower).
+    REQUIRE(sp.distinct());
+    const cudaStream_t b = sp.band().cuda_stream(), i = sp.interior().cuda_stream();
+    CHECK(b != i);
+    CHECK(b != DefaultExec().cuda_stream());
+    CHECK(i != DefaultExec().cuda_stream());
+    int pb = 0, pi = 0, least = 0, greatest = 0;
+    REQUIRE(cudaStreamGetPriority(b, &pb) == cudaSuccess);
+    REQUIRE(cudaStreamGetPriority(i, &pi) == cudaSuccess);
+    REQUIRE(cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess);
+    CHECK(pb == greatest);
+    CHECK(pi == least);
+    if (least != greatest) CHECK(pb < pi);
+    return;
+  }
+#endif
+  WARN("this execution space has no streams of its own: the band and the interior run in turn");
+  CHECK(!sp.distinct());
 }
 
 TEST_CASE("Serial and the default execution space give the same fields", "[kernels]") {

@@ -1,0 +1,88 @@
+// shwa/core/streams.hpp — the two execution-space instances of an overlapped step (docs/kernels.md,
+// "Overlap").
+//
+// A step that ends a halo cycle with overlap updates the band of owned cells that other blocks need,
+// sends it, and updates the interior while it travels. On a GPU the band's work (its update, the
+// pack, the staging copies, the unpack) and the interior's update go to two streams, so the
+// interior runs while the band is packed, copied and sent. The band's stream has the higher
+// priority: its kernels, queued after the interior's, take multiprocessors as the interior's teams
+// leave them. Host backends run a kernel to its end before the next starts, so there both are the
+// default instance.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace shwa {
+
+/// The band's and the interior's instances of E. Distinct streams under CUDA; the default instance
+/// for every other backend (distinct() says which). Construct after Kokkos::initialize, destroy
+/// before Kokkos::finalize (as a View).
+template <class E>
+class OverlapSpaces {
+ public:
+  OverlapSpaces() : band_(), interior_() {}
+  const E& band() const { return band_; }
+  const E& interior() const { return interior_; }
+  /// The band and the interior run on different streams.
+  bool distinct() const { return false; }
+  /// Waits for both.
+  void fence() const {
+    band_.fence();
+    interior_.fence();
+  }
+
+ private:
+  E band_, interior_;
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+class OverlapSpaces<Kokkos::Cuda> {
+ public:
+  OverlapSpaces() {
+    int least = 0, greatest = 0;  // CUDA numbers higher priorities lower
+    check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+    // Blocking streams: work on the legacy default stream (the default Kokkos::Cuda instance) is
+    // also ordered with them, so the rest of the step needs no other synchronisation with them.
+    band_ = std::make_unique<Owned>(greatest);
+    interior_ = std::make_unique<Owned>(least);
+  }
+  const Kokkos::Cuda& band() const { return band_->space; }
+  const Kokkos::Cuda& interior() const { return interior_->space; }
+  bool distinct() const { return true; }
+  void fence() const {
+    band_->space.fence();
+    interior_->space.fence();
+  }
+
+ private:
+  static void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess)
+      throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(e));
+  }
+  /// A stream and the Kokkos instance on it. Kokkos does not destroy a stream it was given: the
+  /// instance goes first (its last copy), then the stream.
+  struct Owned {
+    cudaStream_t stream = nullptr;
+    Kokkos::Cuda space;
+    explicit Owned(int priority) : stream(create(priority)), space(stream) {}
+    ~Owned() {
+      space.fence();
+      space = Kokkos::Cuda();
+      cudaStreamDestroy(stream);
+    }
+    static cudaStream_t create(int priority) {
+      cudaStream_t s = nullptr;
+      check(cudaStreamCreateWithPriority(&s, cudaStreamDefault, priority), "cudaStreamCreateWithPriority");
+      return s;
+    }
+  };
+  std::unique_ptr<Owned> band_, interior_;
+};
+#endif
+
+}  // namespace shwa

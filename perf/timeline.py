@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The overlapped halo exchange on a GPU timeline (perf/cuda_timeline.cpp's CSV, one rank).
+
+    python3 perf/timeline.py /tmp/tl.rank0.csv              # summary and one step, as text
+    python3 perf/timeline.py FILE --expect shwa::halo_pack --min-steps 6
+                                            # exit 1 without such kernels or so many steps
+
+An overlapped step (core/solver.hpp) updates the band of owned cells other blocks need and the
+interior on two streams; the band's stream then packs the band, copies it to the host (staged
+transport), the host sends it and waits (regions shwa::halo_post and shwa::halo_wait), and the band's
+stream copies the neighbours' cells back and unpacks them. For each pack kernel, the step's interior
+is the longest update kernel on another stream that starts within 1 ms of the pack (packs on the CFL
+pass's stream, the default one, belong to exchanges that are not overlapped); the halo's
+span runs from the pack's start to the end of the next unpack. The summary says how much of each
+span lay inside the interior's run, and prints the step nearest the median as a table of events
+relative to the interior's start.
+"""
+import argparse
+import csv
+import statistics
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return [dict(kind=r["kind"], name=r["name"], stream=int(r["stream"]), start=int(r["start_ns"]),
+                     end=int(r["end_ns"])) for r in csv.DictReader(f)]
+
+
+def overlapped_steps(ev):
+    """(interior, [events of the halo span], span start, span end) for each pack kernel."""
+    ev = sorted(ev, key=lambda e: e["start"])
+    updates = [e for e in ev if e["kind"] == "kernel" and e["name"].startswith("shwa::flux_update")]
+    # Exchanges outside overlapped steps (set-up, overlap off) pack on the default stream, the CFL
+    # pass's.
+    default = {e["stream"] for e in ev if e["kind"] == "kernel" and e["name"].startswith("shwa::cfl")}
+    steps = []
+    for p in (e for e in ev if e["kind"] == "kernel" and e["name"] == "shwa::halo_pack"
+              and e["stream"] not in default):
+        unpack = next((e for e in ev if e["name"] == "shwa::halo_unpack" and e["kind"] == "kernel"
+                       and e["start"] > p["start"]), None)
+        if unpack is None:
+            continue
+        near = [u for u in updates if u["stream"] != p["stream"] and abs(u["start"] - p["start"]) < 1_000_000]
+        if not near:
+            continue
+        interior = max(near, key=lambda u: u["end"] - u["start"])
+        lo, hi = p["start"], unpack["end"]
+        span = [e for e in ev if e["start"] >= min(lo, interior["start"]) - 50_000 and e["start"] <= hi
+                and e is not interior and (e["kind"] != "kernel" or e["stream"] == p["stream"]
+                                           or e["name"].startswith("shwa::flux_update"))]
+        steps.append((interior, span, lo, hi))
+    return steps
+
+
+def inside(a0, a1, b0, b1):
+    """Length of [a0, a1] inside [b0, b1]."""
+    return max(0, min(a1, b1) - max(a0, b0))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv")
+    ap.add_argument("--expect", action="append", default=[], help="a kernel name that must occur")
+    ap.add_argument("--min-steps", type=int, default=0, help="exit 1 with fewer overlapped steps")
+    a = ap.parse_args()
+    ev = load(a.csv)
+    missing = [n for n in a.expect if not any(e["kind"] == "kernel" and e["name"] == n for e in ev)]
+    if missing:
+        print(f"{a.csv}: no kernel named {', '.join(missing)}", file=sys.stderr)
+        return 1
+    steps = overlapped_steps(ev)
+    kernels = sum(e["kind"] == "kernel" for e in ev)
+    print(f"{a.csv}: {len(ev)} events ({kernels} kernels), {len(steps)} overlapped steps")
+    if len(steps) < a.min_steps:
+        print(f"{a.csv}: fewer overlapped steps than {a.min_steps}", file=sys.stderr)
+        return 1
+    if not steps:
+        return 0
+    hidden = []
+    for interior, _, lo, hi in steps:
+        hidden.append(inside(lo, hi, interior["start"], interior["end"]) / max(1, hi - lo))
+    print("halo span (pack start to unpack end) inside the interior's run: "
+          f"median {100 * statistics.median(hidden):.0f} %, min {100 * min(hidden):.0f} %, "
+          f"max {100 * max(hidden):.0f} %")
+    print(f"interior update: median {statistics.median((s[0]['end'] - s[0]['start']) / 1e3 for s in steps):.1f} us;"
+          f" halo span: median {statistics.median((s[3] - s[2]) / 1e3 for s in steps):.1f} us")
+    order = sorted(range(len(steps)), key=lambda k: hidden[k])
+    interior, span, lo, hi = steps[order[len(order) // 2]]
+    t0 = interior["start"]
+    print(f"\nthe median step, times in us from the interior's start (interior: stream {interior['stream']},"
+          f" {(interior['end'] - t0) / 1e3:.1f} us):")
+    print(f"{'start':>9} {'end':>9} {'stream':>6}  event")
+    rows = sorted(span + [interior], key=lambda e: e["start"])
+    for e in rows:
+        s = "host" if e["stream"] < 0 else str(e["stream"])
+        tag = "  <- interior" if e is interior else ""
+        print(f"{(e['start'] - t0) / 1e3:9.1f} {(e['end'] - t0) / 1e3:9.1f} {s:>6}  {e['kind']} {e['name']}{tag}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
