@@ -6,9 +6,9 @@
 //   mpirun -np 2 -x KOKKOS_PROFILE_LIBRARY -x SHWA_TIMELINE build/cuda/perf/shwa_scale ...
 //
 // writes /tmp/tl.rank<R>.csv (R: the MPI rank from the launcher's environment, else 0), one line an
-// event: kind (kernel, copy, region), name (the Kokkos label; a copy: its direction), stream (-1 for
-// regions), start and end in ns on CUPTI's clock (host and device events share it).
-// perf/timeline.py reads it. The records are buffered and written at Kokkos' finalize.
+// event: kind (kernel, copy, region), name (a kernel: its Kokkos label; a copy: its direction, HtoD
+// or DtoH), stream (-1 for regions), start and end in ns on CUPTI's clock (host and device events
+// share it). perf/timeline.py reads it. The records are buffered and written at Kokkos' finalize.
 #include <cupti.h>
 
 #include <cinttypes>
@@ -134,14 +134,23 @@ std::string rank() {
 
 extern "C" {
 
-struct Kokkos_Tools_SpaceHandle {
-  char name[64];
+struct Kokkos_Tools_ToolSettings {
+  bool requires_global_fencing;
+  bool padding[255];
 };
+
+/// Kokkos otherwise waits for the device before and after each kernel hook (so that host-side
+/// tools time kernels), which would serialise the streams this tool is there to show.
+void kokkosp_request_tool_settings(uint32_t, Kokkos_Tools_ToolSettings* settings) {
+  settings->requires_global_fencing = false;
+}
 
 void kokkosp_init_library(int, uint64_t, uint32_t, void*) {
   check(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
   check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "enable kernels");
   check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "enable copies");
+  // External correlation records (kernel -> Kokkos label) come with the runtime API's records.
+  check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "enable runtime API");
   check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), "enable correlation");
 }
 
@@ -159,10 +168,9 @@ void kokkosp_finalize_library() {
   std::fprintf(f, "kind,name,stream,start_ns,end_ns\n");
   for (const Event& e : s.events) {
     std::string name = e.name;
-    if (e.correlation) {
+    if (e.correlation && e.kind[0] == 'k') {
       const auto it = s.external.find(e.correlation);
       if (it != s.external.end() && it->second < s.labels.size()) name = s.labels[it->second];
-      if (e.kind[0] == 'c') name = e.name + " " + name;
     }
     for (char& c : name)
       if (c == ',') c = ';';
@@ -179,11 +187,8 @@ void kokkosp_begin_parallel_reduce(const char* name, uint32_t, uint64_t*) { push
 void kokkosp_end_parallel_reduce(uint64_t) { pop_label(); }
 void kokkosp_begin_parallel_scan(const char* name, uint32_t, uint64_t*) { push_label(name); }
 void kokkosp_end_parallel_scan(uint64_t) { pop_label(); }
-void kokkosp_begin_deep_copy(Kokkos_Tools_SpaceHandle, const char* dst, const void*, Kokkos_Tools_SpaceHandle,
-                             const char* src, const void*, uint64_t) {
-  push_label(std::string(src) + " -> " + dst);
-}
-void kokkosp_end_deep_copy() { pop_label(); }
+// No deep_copy hooks: Kokkos 3.4 reads a device View's label for them with a blocking copy on the
+// default stream, which would wait for every stream. Copies are named by their direction.
 
 void kokkosp_push_profile_region(const char* name) {
   State& s = state();

@@ -9,8 +9,8 @@ An overlapped step (core/solver.hpp) updates the band of owned cells other block
 interior on two streams; the band's stream then packs the band, copies it to the host (staged
 transport), the host sends it and waits (regions shwa::halo_post and shwa::halo_wait), and the band's
 stream copies the neighbours' cells back and unpacks them. For each pack kernel, the step's interior
-is the longest update kernel on another stream that starts within 1 ms of the pack (packs on the CFL
-pass's stream, the default one, belong to exchanges that are not overlapped); the halo's
+is the update kernel on another stream that started last before the pack (or up to 1 ms after it;
+packs on the CFL pass's stream, the default one, belong to exchanges that are not overlapped); the halo's
 span runs from the pack's start to the end of the next unpack. The summary says how much of each
 span lay inside the interior's run, and prints the step nearest the median as a table of events
 relative to the interior's start.
@@ -21,10 +21,22 @@ import statistics
 import sys
 
 
+# A kernel whose Kokkos label CUPTI did not correlate keeps its mangled name; these parts of it name
+# the kernels this script looks for.
+MANGLED = [("DecoupledUpdate", "shwa::flux_update_decoupled"), ("RecomputeUpdate", "shwa::flux_update_recompute"),
+           ("6unpack", "shwa::halo_unpack"), ("4pack", "shwa::halo_pack"), ("CflMaxZ", "shwa::cfl_max_z")]
+
+
+def label(kind, name):
+    if kind == "kernel" and not name.startswith("shwa::"):
+        return next((lab for part, lab in MANGLED if part in name), name)
+    return name
+
+
 def load(path):
     with open(path) as f:
-        return [dict(kind=r["kind"], name=r["name"], stream=int(r["stream"]), start=int(r["start_ns"]),
-                     end=int(r["end_ns"])) for r in csv.DictReader(f)]
+        return [dict(kind=r["kind"], name=label(r["kind"], r["name"]), stream=int(r["stream"]),
+                     start=int(r["start_ns"]), end=int(r["end_ns"])) for r in csv.DictReader(f)]
 
 
 def overlapped_steps(ev):
@@ -41,10 +53,10 @@ def overlapped_steps(ev):
                        and e["start"] > p["start"]), None)
         if unpack is None:
             continue
-        near = [u for u in updates if u["stream"] != p["stream"] and abs(u["start"] - p["start"]) < 1_000_000]
-        if not near:
+        before = [u for u in updates if u["stream"] != p["stream"] and u["start"] <= p["start"] + 1_000_000]
+        if not before:
             continue
-        interior = max(near, key=lambda u: u["end"] - u["start"])
+        interior = max(before, key=lambda u: u["start"])
         lo, hi = p["start"], unpack["end"]
         span = [e for e in ev if e["start"] >= min(lo, interior["start"]) - 50_000 and e["start"] <= hi
                 and e is not interior and (e["kind"] != "kernel" or e["stream"] == p["stream"]
