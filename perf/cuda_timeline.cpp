@@ -8,7 +8,8 @@
 // writes /tmp/tl.rank<R>.csv (R: the MPI rank from the launcher's environment, else 0), one line an
 // event: kind (kernel, copy, region), name (a kernel: its Kokkos label; a copy: its direction, HtoD
 // or DtoH), stream (-1 for regions), start and end in ns on CUPTI's clock (host and device events
-// share it). perf/timeline.py reads it. The records are buffered and written at Kokkos' finalize.
+// share it), launch (CUPTI's correlation id, which grows in the order the host issued the work; 0
+// for regions). perf/timeline.py reads it. The records are buffered and written at Kokkos' finalize.
 #include <cupti.h>
 
 #include <cinttypes>
@@ -165,7 +166,7 @@ void kokkosp_finalize_library() {
     std::fprintf(stderr, "shwa_cuda_timeline: cannot write %s\n", path.c_str());
     return;
   }
-  std::fprintf(f, "kind,name,stream,start_ns,end_ns\n");
+  std::fprintf(f, "kind,name,stream,start_ns,end_ns,launch\n");
   for (const Event& e : s.events) {
     std::string name = e.name;
     if (e.correlation && e.kind[0] == 'k') {
@@ -174,7 +175,8 @@ void kokkosp_finalize_library() {
     }
     for (char& c : name)
       if (c == ',') c = ';';
-    std::fprintf(f, "%s,%s,%ld,%" PRIu64 ",%" PRIu64 "\n", e.kind, name.c_str(), e.stream, e.start, e.end);
+    std::fprintf(f, "%s,%s,%ld,%" PRIu64 ",%" PRIu64 ",%" PRIu32 "\n", e.kind, name.c_str(), e.stream, e.start,
+                 e.end, e.correlation);
   }
   std::fclose(f);
   std::fprintf(stderr, "shwa_cuda_timeline: %zu events in %s%s\n", s.events.size(), path.c_str(),

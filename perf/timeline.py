@@ -9,8 +9,9 @@ An overlapped step (core/solver.hpp) updates the band of owned cells other block
 interior on two streams; the band's stream then packs the band, copies it to the host (staged
 transport), the host sends it and waits (regions shwa::halo_post and shwa::halo_wait), and the band's
 stream copies the neighbours' cells back and unpacks them. For each pack kernel, the step's interior
-is the update kernel on another stream that started last before the pack (or up to 1 ms after it;
-packs on the CFL pass's stream, the default one, belong to exchanges that are not overlapped); the halo's
+is the update kernel on another stream that the host launched last before the pack (launch order:
+CUPTI's correlation ids; packs on the CFL pass's stream, the default one, belong to exchanges that
+are not overlapped); the halo's
 span runs from the pack's start to the end of the next unpack. The summary says how much of each
 span lay inside the interior's run, and prints the step nearest the median as a table of events
 relative to the interior's start.
@@ -36,7 +37,8 @@ def label(kind, name):
 def load(path):
     with open(path) as f:
         return [dict(kind=r["kind"], name=label(r["kind"], r["name"]), stream=int(r["stream"]),
-                     start=int(r["start_ns"]), end=int(r["end_ns"])) for r in csv.DictReader(f)]
+                     start=int(r["start_ns"]), end=int(r["end_ns"]), launch=int(r["launch"]))
+                for r in csv.DictReader(f)]
 
 
 def overlapped_steps(ev):
@@ -49,14 +51,14 @@ def overlapped_steps(ev):
     steps = []
     for p in (e for e in ev if e["kind"] == "kernel" and e["name"] == "shwa::halo_pack"
               and e["stream"] not in default):
-        unpack = next((e for e in ev if e["name"] == "shwa::halo_unpack" and e["kind"] == "kernel"
-                       and e["start"] > p["start"]), None)
+        unpack = min((e for e in ev if e["name"] == "shwa::halo_unpack" and e["kind"] == "kernel"
+                      and e["launch"] > p["launch"]), key=lambda e: e["launch"], default=None)
         if unpack is None:
             continue
-        before = [u for u in updates if u["stream"] != p["stream"] and u["start"] <= p["start"] + 1_000_000]
+        before = [u for u in updates if u["stream"] != p["stream"] and u["launch"] < p["launch"]]
         if not before:
             continue
-        interior = max(before, key=lambda u: u["start"])
+        interior = max(before, key=lambda u: u["launch"])
         lo, hi = p["start"], unpack["end"]
         span = [e for e in ev if e["start"] >= min(lo, interior["start"]) - 50_000 and e["start"] <= hi
                 and e is not interior and (e["kind"] != "kernel" or e["stream"] == p["stream"]
