@@ -37,6 +37,12 @@
 #   ncu-app  Nsight Compute on the app's kernels: steps of the default deck (launches $NCU_APP_SKIP
 #            to + $NCU_APP_COUNT, of a run to $NCU_APP_END s) with skipping on and off, unmodified
 #            clocks; each kernel's launches, mean duration, instructions and grid (perf/ncu_table.py)
+#   timeline the overlapped halo exchange on a GPU timeline: shwa_scale on $NP ranks, k = 1, overlap
+#            on, at $TL_SIZES (default 8192 4096), recorded by perf/cuda_timeline.cpp (CUPTI) and
+#            summarised by perf/timeline.py (timeline-N.txt: how much of each step's halo ran inside
+#            its interior update, and the median step's events); MPS=1 runs the ranks under an MPS
+#            daemon, so that ranks sharing one GPU run their kernels side by side (without it they
+#            take turns, and one rank's step stretches over the other's)
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
 #            first 8 files of $OUT and no more)
 #   SHWA_COMMIT=<the commit of the tree copied there> perf/gpu_session.sh build test bench
@@ -176,6 +182,20 @@ print(f'threads={sys.argv[1]} skip_dry={sys.argv[2]}: {d[\"steps\"]} steps, loop
         sed -n 2,6p "$out/kernels-$th-$skip.txt"
       done
     done | tee "$out/estuary-host.txt" ;;
+  timeline)
+    tl_lib=$PWD/build/cuda/perf/libshwa_cuda_timeline.so
+    [ -f "$tl_lib" ] || { echo "timeline: $tl_lib not built (no CUPTI?)"; continue; }
+    if [ "${MPS:-0}" = 1 ]; then
+      export CUDA_MPS_PIPE_DIRECTORY=/tmp/shwa-mps CUDA_MPS_LOG_DIRECTORY=/tmp/shwa-mps-log
+      mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"; nvidia-cuda-mps-control -d
+    fi
+    for n in ${TL_SIZES:-8192 4096}; do
+      KOKKOS_PROFILE_LIBRARY=$tl_lib SHWA_TIMELINE=/tmp/shwa-tl$n mpirun -np "$NP" --bind-to none \
+        -x KOKKOS_PROFILE_LIBRARY -x SHWA_TIMELINE build/cuda/perf/shwa_scale --n "$n" --k 1 --overlap on \
+        --steps 20 --warmup 2 > "$out/timeline-run-$n.log" 2>&1 || { tail -3 "$out/timeline-run-$n.log"; continue; }
+      python3 perf/timeline.py /tmp/shwa-tl$n.rank0.csv | tee "$out/timeline-$n.txt" | head -3
+    done
+    [ "${MPS:-0}" = 1 ] && echo quit | nvidia-cuda-mps-control ;;
   ncu-app)
     for skip in true false; do
       ncu --clock-control none --kernel-name-base demangled --launch-skip "${NCU_APP_SKIP:-100}" \
