@@ -193,7 +193,7 @@ print(f'threads={sys.argv[1]} skip_dry={sys.argv[2]}: {d[\"steps\"]} steps, loop
       KOKKOS_PROFILE_LIBRARY=$tl_lib SHWA_TIMELINE=/tmp/shwa-tl$n mpirun -np "$NP" --bind-to none \
         -x KOKKOS_PROFILE_LIBRARY -x SHWA_TIMELINE build/cuda/perf/shwa_scale --n "$n" --k 1 --overlap on \
         --steps 20 --warmup 2 > "$out/timeline-run-$n.log" 2>&1 || { tail -3 "$out/timeline-run-$n.log"; continue; }
-      python3 perf/timeline.py /tmp/shwa-tl$n.rank0.csv | tee "$out/timeline-$n.txt" | head -3
+      python3 perf/timeline.py /tmp/shwa-tl$n.rank*.csv > "$out/timeline-$n.txt"; grep -B1 "inside" "$out/timeline-$n.txt"
     done
     [ "${MPS:-0}" = 1 ] && echo quit | nvidia-cuda-mps-control ;;
   ncu-app)

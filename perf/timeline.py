@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The overlapped halo exchange on a GPU timeline (perf/cuda_timeline.cpp's CSV, one rank).
+"""The overlapped halo exchange on a GPU timeline (perf/cuda_timeline.cpp's CSVs, one a rank).
 
     python3 perf/timeline.py /tmp/tl.rank0.csv              # summary and one step, as text
+    python3 perf/timeline.py /tmp/tl.rank*.csv              # every rank of the run
     python3 perf/timeline.py FILE --expect shwa::halo_pack --min-steps 6
                                             # exit 1 without such kernels or so many steps
 
@@ -11,10 +12,10 @@ transport), the host sends it and waits (regions shwa::halo_post and shwa::halo_
 stream copies the neighbours' cells back and unpacks them. For each pack kernel, the step's interior
 is the update kernel on another stream that the host launched last before the pack (launch order:
 CUPTI's correlation ids; packs on the CFL pass's stream, the default one, belong to exchanges that
-are not overlapped); the halo's
-span runs from the pack's start to the end of the next unpack. The summary says how much of each
-span lay inside the interior's run, and prints the step nearest the median as a table of events
-relative to the interior's start.
+are not overlapped); the halo's span runs from the pack's start to the end of the next unpack. The
+summary says how much of each span lay inside the rank's interior update, and, given several ranks,
+inside some rank's interior (ranks that share one GPU), and prints the first rank's step nearest the
+median as a table of events relative to the interior's start.
 """
 import argparse
 import csv
@@ -72,38 +73,60 @@ def inside(a0, a1, b0, b1):
     return max(0, min(a1, b1) - max(a0, b0))
 
 
+def covered(lo, hi, intervals):
+    """Length of [lo, hi] covered by the union of the (sorted) intervals."""
+    total, reach = 0, lo
+    for a, b in intervals:
+        a, b = max(a, reach), min(b, hi)
+        if b > a:
+            total += b - a
+            reach = b
+    return total
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("csv")
+    ap.add_argument("csv", nargs="+", help="one rank's timeline; several: the ranks of one run")
     ap.add_argument("--expect", action="append", default=[], help="a kernel name that must occur")
     ap.add_argument("--min-steps", type=int, default=0, help="exit 1 with fewer overlapped steps")
     a = ap.parse_args()
-    ev = load(a.csv)
-    missing = [n for n in a.expect if not any(e["kind"] == "kernel" and e["name"] == n for e in ev)]
-    if missing:
-        print(f"{a.csv}: no kernel named {', '.join(missing)}", file=sys.stderr)
-        return 1
-    steps = overlapped_steps(ev)
-    kernels = sum(e["kind"] == "kernel" for e in ev)
-    print(f"{a.csv}: {len(ev)} events ({kernels} kernels), {len(steps)} overlapped steps")
-    if len(steps) < a.min_steps:
-        print(f"{a.csv}: fewer overlapped steps than {a.min_steps}", file=sys.stderr)
-        return 1
-    if not steps:
+    runs = []
+    for path in a.csv:
+        ev = load(path)
+        missing = [n for n in a.expect if not any(e["kind"] == "kernel" and e["name"] == n for e in ev)]
+        if missing:
+            print(f"{path}: no kernel named {', '.join(missing)}", file=sys.stderr)
+            return 1
+        steps = overlapped_steps(ev)
+        kernels = sum(e["kind"] == "kernel" for e in ev)
+        print(f"{path}: {len(ev)} events ({kernels} kernels), {len(steps)} overlapped steps")
+        if len(steps) < a.min_steps:
+            print(f"{path}: fewer overlapped steps than {a.min_steps}", file=sys.stderr)
+            return 1
+        if not steps:
+            continue
+        hidden = [inside(lo, hi, i["start"], i["end"]) / max(1, hi - lo) for i, _, lo, hi in steps]
+        print("  halo span (pack start to unpack end) inside this rank's interior update: "
+              f"median {100 * statistics.median(hidden):.0f} %, min {100 * min(hidden):.0f} %, "
+              f"max {100 * max(hidden):.0f} %")
+        print(f"  interior update: median {statistics.median((s[0]['end'] - s[0]['start']) / 1e3 for s in steps):.1f} us;"
+              f" halo span: median {statistics.median((s[3] - s[2]) / 1e3 for s in steps):.1f} us")
+        runs.append((path, steps, hidden))
+    if len(a.csv) > 1 and runs:
+        # Ranks that share one GPU: while one rank's halo travels, the GPU may be busy with another
+        # rank's interior instead of its own (CUPTI's clock is the host's, common to the ranks).
+        interiors = sorted((i["start"], i["end"]) for _, steps, _ in runs for i, _, _, _ in steps)
+        any_ = [covered(lo, hi, interiors) / max(1, hi - lo) for _, steps, _ in runs for _, _, lo, hi in steps]
+        print("halo spans inside some rank's interior update (ranks sharing a GPU): "
+              f"median {100 * statistics.median(any_):.0f} %, min {100 * min(any_):.0f} %")
+    if not runs:
         return 0
-    hidden = []
-    for interior, _, lo, hi in steps:
-        hidden.append(inside(lo, hi, interior["start"], interior["end"]) / max(1, hi - lo))
-    print("halo span (pack start to unpack end) inside the interior's run: "
-          f"median {100 * statistics.median(hidden):.0f} %, min {100 * min(hidden):.0f} %, "
-          f"max {100 * max(hidden):.0f} %")
-    print(f"interior update: median {statistics.median((s[0]['end'] - s[0]['start']) / 1e3 for s in steps):.1f} us;"
-          f" halo span: median {statistics.median((s[3] - s[2]) / 1e3 for s in steps):.1f} us")
+    path, steps, hidden = runs[0]
     order = sorted(range(len(steps)), key=lambda k: hidden[k])
     interior, span, lo, hi = steps[order[len(order) // 2]]
     t0 = interior["start"]
-    print(f"\nthe median step, times in us from the interior's start (interior: stream {interior['stream']},"
-          f" {(interior['end'] - t0) / 1e3:.1f} us):")
+    print(f"\n{path}, the median step, times in us from the interior's start (interior: stream "
+          f"{interior['stream']}, {(interior['end'] - t0) / 1e3:.1f} us):")
     print(f"{'start':>9} {'end':>9} {'stream':>6}  event")
     rows = sorted(span + [interior], key=lambda e: e["start"])
     for e in rows:
