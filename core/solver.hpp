@@ -159,7 +159,9 @@ class Solver {
   /// With overlap, the step that ends a k-step cycle updates the band of owned cells that other
   /// blocks need and the interior on two instances (OverlapSpaces: two streams on a GPU): the
   /// band's update, pack, staging copy and send, and then the wait for the neighbours' cells and
-  /// their unpack, go on while the interior is updated; the step ends when both are done. Without
+  /// their unpack, go on while the interior is updated; the step ends when both are done. (A host
+  /// backend has one instance: there the band is updated and sent, then the interior computed
+  /// while it travels, then the neighbours' cells are waited for.) Without
   /// it (or with nothing to exchange: a single block), the exchange follows the whole update.
   /// Either way the arithmetic of every cell is the same, so the fields are bit for bit those of
   /// one block.
@@ -206,9 +208,17 @@ class Solver {
       grid_.split_for_overlap(k, interior, band);
       const OverlapSpaces<E>& sp = overlap_spaces();
       for (const Box& b : band) update(b, sd, sp.band());
-      // Queued before begin_exchange waits for the band: it runs while the band is packed and sent.
-      update(interior, sd, sp.interior());
-      ex.begin_exchange(next_, sp.band());
+      if (sp.distinct()) {
+        // Queued before begin_exchange waits for the band's stream: the interior runs while the
+        // band is packed, staged and sent.
+        update(interior, sd, sp.interior());
+        ex.begin_exchange(next_, sp.band());
+      } else {
+        // One instance (host backends): a launch runs to its end, so the band is sent first and
+        // travels while the interior is computed.
+        ex.begin_exchange(next_, sp.band());
+        update(interior, sd, sp.interior());
+      }
       ex.end_exchange(next_, sp.band());
       sp.interior().fence();
     } else {
