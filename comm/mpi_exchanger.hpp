@@ -51,11 +51,13 @@ struct ExchangeOptions {
 };
 
 /// Host wall-clock seconds (MPI_Wtime) spent in each phase of the exchanges and reductions. The
-/// kernels queued before a phase (the update) are waited for outside the timers, so the phases hold
-/// halo work alone and a step's compute time is its wall time less these (perf/scale.cpp).
+/// kernels queued on the exchange's instance before a phase (the update) are waited for outside
+/// the timers, so the phases hold halo work alone and a step's compute time is its wall time less
+/// these (perf/scale.cpp). With overlap on a GPU the interior's update runs on another instance
+/// during all three phases.
 struct CommTimes {
   double post = 0;     // begin: receives posted, pack, fence (or copy to the host), sends posted
-  double wait = 0;     // end: MPI_Waitall (messages still travelling once the interior is done)
+  double wait = 0;     // end: MPI_Waitall (messages not yet arrived)
   double unpack = 0;   // end: the copy from the host (staged), the unpack kernel and its fence
   double reduce = 0;   // min_all and sum_all
   long exchanges = 0;  // exchanges with at least one neighbour
@@ -345,8 +347,8 @@ class MpiExchanger final : public Exchanger<E> {
         const Timer t(times_.wait, "shwa::halo_wait");
         SHWA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
       }
-      // Without overlap, the update queued on `space` before is compute time (CommTimes); with it,
-      // the interior runs on another instance, which the caller waits for.
+      // Work still queued on `space` is compute time (CommTimes): the interior's update where it
+      // shares the band's instance (a GPU backend without streams of its own: OverlapSpaces).
       space.fence();
       const Timer t(times_.unpack, "shwa::halo_unpack");
       if (staged_) {

@@ -161,10 +161,9 @@ class Solver {
   /// band's update, pack, staging copy and send, and then the wait for the neighbours' cells and
   /// their unpack, go on while the interior is updated; the step ends when both are done. (A host
   /// backend has one instance: there the band is updated and sent, then the interior computed
-  /// while it travels, then the neighbours' cells are waited for.) Without
-  /// it (or with nothing to exchange: a single block), the exchange follows the whole update.
-  /// Either way the arithmetic of every cell is the same, so the fields are bit for bit those of
-  /// one block.
+  /// while it travels, then the neighbours' cells are waited for.) Without overlap (or with
+  /// nothing to exchange: a single block), the exchange follows the whole update. Either way the
+  /// arithmetic of every cell is the same, so the fields are bit for bit those of one block.
   ///
   /// On a device with one block (no reduction across blocks) of at most device_step_max_cells()
   /// cells, the CFL pass leaves its largest Z_i in device memory and the update computes the step
