@@ -10,7 +10,7 @@
 // of its own for the band of an overlapped step: core/streams.hpp), which alone is waited for:
 //   begin  post every MPI_Irecv; one pack kernel (all neighbours, all fields) into one contiguous
 //          send buffer (and its copy to the host when staged); wait for the instance; every
-//          MPI_Isend;
+//          MPI_Isend (with Send::AtEnd these last two wait for end);
 //   end    MPI_Waitall; (the copy to the device when staged;) one unpack kernel from the receive
 //          buffer into the ghost layers; wait for the instance.
 // An exchange begun must end before the next begins, with the same fields (checked: the buffers
@@ -207,7 +207,7 @@ class MpiExchanger final : public Exchanger<E> {
     FieldSet<E> s;
     s.f[0] = f;
     s.n = 1;
-    start(s, E());
+    start(s, E(), Send::Now);
     finish(s, E());
   }
 
@@ -270,7 +270,9 @@ class MpiExchanger final : public Exchanger<E> {
   }
 
  protected:
-  void begin(const Conserved<E>& w, const E& space) override { start(conserved(w), space); }
+  void begin(const Conserved<E>& w, const E& space, Send send) override {
+    start(conserved(w), space, send);
+  }
   void end(const Conserved<E>& w, const E& space) override { finish(conserved(w), space); }
 
  private:
@@ -306,7 +308,7 @@ class MpiExchanger final : public Exchanger<E> {
     return Kokkos::subview(v, std::make_pair(0, n));
   }
 
-  void start(const FieldSet<E>& fields, const E& space) {
+  void start(const FieldSet<E>& fields, const E& space, Send send) {
     if (posted_)
       throw std::logic_error(
           "halo exchange begun while the previous one is still in flight "
@@ -318,7 +320,9 @@ class MpiExchanger final : public Exchanger<E> {
     const int nf = fields.n, cells = sends_.cells(nf);
     if (sends_.count > 0) {
       ++times_.exchanges;
-      space.fence();  // the update queued before is compute time, not halo time (CommTimes)
+      // The update queued before is compute time, not halo time (CommTimes). A deferred send does
+      // not wait here: the caller has other work to queue first.
+      if (send == Send::Now) space.fence();
       const Timer t(times_.post, "shwa::halo_post");
       Real* rbase = staged_ ? stage_recv_.data() : recv_.data();
       for (int n = 0; n < recvs_.count; ++n)
@@ -327,15 +331,21 @@ class MpiExchanger final : public Exchanger<E> {
                                  rank_[n], opposite(dir_[n]), comm_, &requests_[size_t(n)]));
       pack(fields, space);
       if (staged_) Kokkos::deep_copy(space, head(stage_send_, cells), head(send_, cells));
-      space.fence();
-      const Real* sbase = staged_ ? stage_send_.data() : send_.data();
-      for (int n = 0; n < sends_.count; ++n)
-        SHWA_MPI_CHECK(MPI_Isend(sbase + nf * sends_.offset[n],
-                                 nf * (sends_.offset[n + 1] - sends_.offset[n]), mpi_real(),
-                                 rank_[n], dir_[n], comm_, &requests_[size_t(recvs_.count + n)]));
+      if (send == Send::Now) send_packed(fields.n, space);
     }
     active_ = fields;
     posted_ = true;
+    sent_ = send == Send::Now;
+  }
+
+  /// Waits for the pack (and its copy to the host) on `space`, then posts every MPI_Isend.
+  void send_packed(int nf, const E& space) {
+    space.fence();
+    const Real* sbase = staged_ ? stage_send_.data() : send_.data();
+    for (int n = 0; n < sends_.count; ++n)
+      SHWA_MPI_CHECK(MPI_Isend(sbase + nf * sends_.offset[n],
+                               nf * (sends_.offset[n + 1] - sends_.offset[n]), mpi_real(),
+                               rank_[n], dir_[n], comm_, &requests_[size_t(recvs_.count + n)]));
   }
 
   void finish(const FieldSet<E>& fields, const E& space) {
@@ -343,6 +353,10 @@ class MpiExchanger final : public Exchanger<E> {
     if (!fields.same_as(active_))
       throw std::invalid_argument("end_exchange given other fields than begin_exchange");
     if (sends_.count > 0) {
+      if (!sent_) {
+        const Timer t(times_.post, "shwa::halo_post");
+        send_packed(fields.n, space);
+      }
       {
         const Timer t(times_.wait, "shwa::halo_wait");
         SHWA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
@@ -368,6 +382,7 @@ class MpiExchanger final : public Exchanger<E> {
   bool single_ = false;  // the only rank
   bool staged_ = false;
   bool posted_ = false;  // an exchange is in flight: begun, not ended
+  bool sent_ = false;    // its sends are posted (Send::Now), else end_exchange posts them
   MPI_Comm comm_ = MPI_COMM_NULL;
   BandList sends_, recvs_;  // active neighbours, in the same order
   int rank_[kNumDirections] = {}, dir_[kNumDirections] = {};  // their ranks and directions

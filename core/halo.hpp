@@ -9,6 +9,11 @@
 
 namespace shwa {
 
+/// When begin_exchange sends: at once (it waits for the pack on its instance, then sends), or at
+/// end_exchange (begin only posts the receives and queues the pack, so that the caller can queue
+/// other work, on another instance, before the host waits).
+enum class Send { Now, AtEnd };
+
 template <class ExecSpace>
 class Exchanger {
  public:
@@ -18,13 +23,15 @@ class Exchanger {
     begin_exchange(w);
     end_exchange(w);
   }
-  /// Split phase, for overlap: begin_exchange sends the owned cells that other blocks need;
-  /// end_exchange waits and fills the ghost layers. Between the two, the caller may update cells
-  /// that neither send nor receive. The exchange's kernels and copies run on the instance `space`,
-  /// and it waits for that instance alone: the cells sent must be final once the work queued on
-  /// `space` before begin_exchange is done (another instance may meanwhile update the interior).
-  void begin_exchange(const Conserved<ExecSpace>& w, const ExecSpace& space = ExecSpace()) {
-    begin(w, space);
+  /// Split phase, for overlap: begin_exchange packs and sends the owned cells that other blocks
+  /// need (`send`: at once, or at end_exchange); end_exchange waits for the neighbours' cells and
+  /// fills the ghost layers. Between the two, the caller may update cells that neither send nor
+  /// receive. The exchange's kernels and copies run on the instance `space`, and it waits for that
+  /// instance alone: the cells sent are those that the work queued on `space` before
+  /// begin_exchange leaves (another instance may meanwhile update the interior).
+  void begin_exchange(const Conserved<ExecSpace>& w, const ExecSpace& space = ExecSpace(),
+                      Send send = Send::Now) {
+    begin(w, space, send);
   }
   void end_exchange(const Conserved<ExecSpace>& w, const ExecSpace& space = ExecSpace()) {
     end(w, space);
@@ -40,7 +47,7 @@ class Exchanger {
   virtual bool single_block() const { return false; }
 
  protected:
-  virtual void begin(const Conserved<ExecSpace>& w, const ExecSpace& space) = 0;
+  virtual void begin(const Conserved<ExecSpace>& w, const ExecSpace& space, Send send) = 0;
   virtual void end(const Conserved<ExecSpace>& w, const ExecSpace& space) = 0;
 };
 
@@ -54,7 +61,7 @@ class SingleBlock final : public Exchanger<ExecSpace> {
   bool single_block() const override { return true; }
 
  protected:
-  void begin(const Conserved<ExecSpace>&, const ExecSpace&) override {}
+  void begin(const Conserved<ExecSpace>&, const ExecSpace&, Send) override {}
   void end(const Conserved<ExecSpace>&, const ExecSpace&) override {}
 };
 

@@ -208,10 +208,11 @@ class Solver {
       const OverlapSpaces<E>& sp = overlap_spaces();
       for (const Box& b : band) update(b, sd, sp.band());
       if (sp.distinct()) {
-        // Queued before begin_exchange waits for the band's stream: the interior runs while the
-        // band is packed, staged and sent.
+        // The band's pack (and staging copy) queued right behind its update, the interior's update
+        // next, and only then does the host wait for the band's stream to send: the pack is not
+        // queued behind the interior's teams, and the interior runs while the band travels.
+        ex.begin_exchange(next_, sp.band(), Send::AtEnd);
         update(interior, sd, sp.interior());
-        ex.begin_exchange(next_, sp.band());
       } else {
         // One instance (host backends): a launch runs to its end, so the band is sent first and
         // travels while the interior is computed.

@@ -176,7 +176,7 @@ class OneOfMany final : public Exchanger<E> {
   double sum_all(double local) override { return local; }
 
  protected:
-  void begin(const Conserved<E>&, const E&) override {}
+  void begin(const Conserved<E>&, const E&, Send) override {}
   void end(const Conserved<E>&, const E&) override {}
 };
 
