@@ -10,10 +10,11 @@ An overlapped step (core/solver.hpp) updates the band of owned cells other block
 interior on two streams; the band's stream then packs the band, copies it to the host (staged
 transport), the host sends it and waits (regions shwa::halo_post and shwa::halo_wait), and the band's
 stream copies the neighbours' cells back and unpacks them. For each pack kernel, the step's interior
-is the update kernel on another stream that the host launched last before the pack (launch order:
-CUPTI's correlation ids; packs on the CFL pass's stream, the default one, belong to exchanges that
-are not overlapped); the halo's span runs from the pack's start to the end of the next unpack. The
-summary says how much of each span lay inside the rank's interior update, and, given several ranks,
+is the update kernel on another stream that the host launched nearest the pack, just before or
+just after it (launch order: CUPTI's correlation ids; packs on the CFL pass's stream, the default
+one, belong to exchanges that are not overlapped); the halo's span runs from the pack's start to the end of the next unpack. The
+summary says how much of each span lay inside the rank's interior update, how long it went on past
+the interior's end (what the step then waits for), and, given several ranks,
 inside some rank's interior (ranks that share one GPU), and prints the first rank's step nearest the
 median as a table of events relative to the interior's start.
 """
@@ -56,10 +57,10 @@ def overlapped_steps(ev):
                       and e["launch"] > p["launch"]), key=lambda e: e["launch"], default=None)
         if unpack is None:
             continue
-        before = [u for u in updates if u["stream"] != p["stream"] and u["launch"] < p["launch"]]
-        if not before:
+        others = [u for u in updates if u["stream"] != p["stream"]]
+        if not others:
             continue
-        interior = max(before, key=lambda u: u["launch"])
+        interior = min(others, key=lambda u: abs(u["launch"] - p["launch"]))
         lo, hi = p["start"], unpack["end"]
         span = [e for e in ev if e["start"] >= min(lo, interior["start"]) - 50_000 and e["start"] <= hi
                 and e is not interior and (e["kind"] != "kernel" or e["stream"] == p["stream"]
@@ -109,6 +110,9 @@ def main():
         print("  halo span (pack start to unpack end) inside this rank's interior update: "
               f"median {100 * statistics.median(hidden):.0f} %, min {100 * min(hidden):.0f} %, "
               f"max {100 * max(hidden):.0f} %")
+        late = [max(0, hi - i["end"]) / 1e3 for i, _, _, hi in steps]
+        print(f"  halo beyond the end of this rank's interior update (the step waits for it): median "
+              f"{statistics.median(late):.1f} us, max {max(late):.1f} us")
         print(f"  interior update: median {statistics.median((s[0]['end'] - s[0]['start']) / 1e3 for s in steps):.1f} us;"
               f" halo span: median {statistics.median((s[3] - s[2]) / 1e3 for s in steps):.1f} us")
         runs.append((path, steps, hidden))
