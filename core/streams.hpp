@@ -46,8 +46,9 @@ class OverlapSpaces<Kokkos::Cuda> {
   OverlapSpaces() {
     int least = 0, greatest = 0;  // CUDA numbers higher priorities lower
     check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-    // Blocking streams: work on the legacy default stream (the default Kokkos::Cuda instance) is
-    // also ordered with them, so the rest of the step needs no other synchronisation with them.
+    // Blocking streams (CUDA also orders them with the legacy default stream). The step does not
+    // rely on that: its host has waited for the default stream's work (the CFL reduction) before
+    // it queues work here, and it waits for both streams before the step ends (Solver::step).
     band_ = std::make_unique<Owned>(greatest);
     interior_ = std::make_unique<Owned>(least);
   }
