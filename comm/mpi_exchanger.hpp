@@ -50,13 +50,14 @@ struct ExchangeOptions {
   Transport transport = Transport::Auto;
 };
 
-/// Host wall-clock seconds (MPI_Wtime) spent in each phase of the exchanges and reductions. The
-/// kernels queued on the exchange's instance before a phase (the update) are waited for outside
+/// Host wall-clock seconds (MPI_Wtime) spent in each phase of the exchanges and reductions. With
+/// sends at once, the update queued on the exchange's instance before begin is waited for outside
 /// the timers, so the phases hold halo work alone and a step's compute time is its wall time less
-/// these (perf/scale.cpp). With overlap on a GPU the interior's update runs on another instance
-/// during all three phases.
+/// these (perf/scale.cpp). With sends at end_exchange (overlap on a GPU), the wait before the sends
+/// also covers the band's update, and the interior's update runs on another instance during all
+/// three phases: there the phases bound the halo's exposed time from above.
 struct CommTimes {
-  double post = 0;     // begin: receives posted, pack, fence (or copy to the host), sends posted
+  double post = 0;     // receives posted, pack, copy to the host (staged), fence, sends posted
   double wait = 0;     // end: MPI_Waitall (messages not yet arrived)
   double unpack = 0;   // end: the copy from the host (staged), the unpack kernel and its fence
   double reduce = 0;   // min_all and sum_all
@@ -208,7 +209,7 @@ class MpiExchanger final : public Exchanger<E> {
     s.f[0] = f;
     s.n = 1;
     start(s, E(), Send::Now);
-    finish(s, E());
+    finish(s);
   }
 
   /// Minimum over all ranks; NaN on any rank gives NaN on every rank (MPI_MIN leaves NaN to the
@@ -273,7 +274,7 @@ class MpiExchanger final : public Exchanger<E> {
   void begin(const Conserved<E>& w, const E& space, Send send) override {
     start(conserved(w), space, send);
   }
-  void end(const Conserved<E>& w, const E& space) override { finish(conserved(w), space); }
+  void end(const Conserved<E>& w) override { finish(conserved(w)); }
 
  private:
   /// Adds the seconds of its lifetime to `seconds`; a Kokkos profiling region of that lifetime
@@ -334,6 +335,7 @@ class MpiExchanger final : public Exchanger<E> {
       if (send == Send::Now) send_packed(fields.n, space);
     }
     active_ = fields;
+    space_ = space;
     posted_ = true;
     sent_ = send == Send::Now;
   }
@@ -348,10 +350,11 @@ class MpiExchanger final : public Exchanger<E> {
                                rank_[n], dir_[n], comm_, &requests_[size_t(recvs_.count + n)]));
   }
 
-  void finish(const FieldSet<E>& fields, const E& space) {
+  void finish(const FieldSet<E>& fields) {
     if (!posted_) throw std::logic_error("halo exchange ended without being begun");
     if (!fields.same_as(active_))
       throw std::invalid_argument("end_exchange given other fields than begin_exchange");
+    const E space = space_;
     if (sends_.count > 0) {
       if (!sent_) {
         const Timer t(times_.post, "shwa::halo_post");
@@ -370,11 +373,12 @@ class MpiExchanger final : public Exchanger<E> {
         Kokkos::deep_copy(space, head(recv_, cells), head(stage_recv_, cells));
       }
       unpack(fields, space);
-      // With direct transport the next begin_exchange posts receives into recv_ first thing: the
-      // unpack must be done reading it.
+      // The ghost layers are final for the caller, and the buffers free for the next exchange
+      // (whose first act is to post receives into them).
       space.fence();
     }
     active_ = FieldSet<E>{};
+    space_ = E();  // holds no stream of the caller's past the exchange
     posted_ = false;
   }
 
@@ -391,6 +395,7 @@ class MpiExchanger final : public Exchanger<E> {
   std::vector<MPI_Request> requests_;  // receives, then sends
   CommTimes times_;
   FieldSet<E> active_;  // the fields of the exchange in flight
+  E space_;             // and the instance its kernels and copies run on
 };
 
 }  // namespace shwa::comm

@@ -26,16 +26,14 @@ class Exchanger {
   /// Split phase, for overlap: begin_exchange packs and sends the owned cells that other blocks
   /// need (`send`: at once, or at end_exchange); end_exchange waits for the neighbours' cells and
   /// fills the ghost layers. Between the two, the caller may update cells that neither send nor
-  /// receive. The exchange's kernels and copies run on the instance `space`, and it waits for that
-  /// instance alone: the cells sent are those that the work queued on `space` before
-  /// begin_exchange leaves (another instance may meanwhile update the interior).
+  /// receive. Both phases' kernels and copies run on begin's instance `space`, and the exchange
+  /// waits for that instance alone: the cells sent are those that the work queued on `space`
+  /// before begin_exchange leaves (another instance may meanwhile update the interior).
   void begin_exchange(const Conserved<ExecSpace>& w, const ExecSpace& space = ExecSpace(),
                       Send send = Send::Now) {
     begin(w, space, send);
   }
-  void end_exchange(const Conserved<ExecSpace>& w, const ExecSpace& space = ExecSpace()) {
-    end(w, space);
-  }
+  void end_exchange(const Conserved<ExecSpace>& w) { end(w); }
   /// Refreshes the ghost layers of one field (the bathymetry, the Manning field: once at setup).
   virtual void exchange_field(const Field<ExecSpace>& f) = 0;
   /// Minimum of a value over all blocks.
@@ -48,7 +46,7 @@ class Exchanger {
 
  protected:
   virtual void begin(const Conserved<ExecSpace>& w, const ExecSpace& space, Send send) = 0;
-  virtual void end(const Conserved<ExecSpace>& w, const ExecSpace& space) = 0;
+  virtual void end(const Conserved<ExecSpace>& w) = 0;
 };
 
 /// One block covers the whole domain: nothing to exchange.
@@ -62,7 +60,7 @@ class SingleBlock final : public Exchanger<ExecSpace> {
 
  protected:
   void begin(const Conserved<ExecSpace>&, const ExecSpace&, Send) override {}
-  void end(const Conserved<ExecSpace>&, const ExecSpace&) override {}
+  void end(const Conserved<ExecSpace>&) override {}
 };
 
 }  // namespace shwa

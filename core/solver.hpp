@@ -105,8 +105,8 @@ class Solver {
   /// bits it would get alone (tested).
   /// With the step from the device (StepDt::report set), only the step's first launch reports it:
   /// once the host has read that report it goes on to the next step and clears the report, and a
-  /// later launch of this step (the bands and the interior with overlap), still to run, would then
-  /// write it again with this step's value.
+  /// later launch of this step would then write it again with this step's value. (Steps on that
+  /// path launch one update: overlap is for blocks among others, which take the step on the host.)
   /// The device kernels run on the instance `space` (the default, or OverlapSpaces' band or
   /// interior); host updates run in turn.
   void update(const Box& box, Real dt) { update(box, StepDt{dt}); }
@@ -159,8 +159,8 @@ class Solver {
   /// With overlap, the step that ends a k-step cycle updates the band of owned cells that other
   /// blocks need and the interior on two instances (OverlapSpaces: two streams on a GPU): the
   /// band's update, pack, staging copy and send, and then the wait for the neighbours' cells and
-  /// their unpack, go on while the interior is updated; the step ends when both are done. (A host
-  /// backend has one instance: there the band is updated and sent, then the interior computed
+  /// their unpack, go on while the interior is updated; the step ends when both are done. (With one
+  /// instance, as on host backends, the band is updated and sent, then the interior computed
   /// while it travels, then the neighbours' cells are waited for.) Without overlap (or with
   /// nothing to exchange: a single block), the exchange follows the whole update. Either way the
   /// arithmetic of every cell is the same, so the fields are bit for bit those of one block.
@@ -207,20 +207,14 @@ class Solver {
       grid_.split_for_overlap(k, interior, band);
       const OverlapSpaces<E>& sp = overlap_spaces();
       for (const Box& b : band) update(b, sd, sp.band());
-      if (sp.distinct()) {
-        // The band's pack (and staging copy) queued right behind its update, the interior's update
-        // next, and only then does the host wait for the band's stream to send: the pack is not
-        // queued behind the interior's teams, and the interior runs while the band travels.
-        ex.begin_exchange(next_, sp.band(), Send::AtEnd);
-        update(interior, sd, sp.interior());
-      } else {
-        // One instance (host backends): a launch runs to its end, so the band is sent first and
-        // travels while the interior is computed.
-        ex.begin_exchange(next_, sp.band());
-        update(interior, sd, sp.interior());
-      }
-      ex.end_exchange(next_, sp.band());
-      sp.interior().fence();
+      // Two streams: the band's pack (and staging copy) queued right behind its update, then the
+      // interior's update, and only then does the host wait for the band's stream and send, so
+      // the pack is not queued behind the interior's teams. One instance (as on host backends):
+      // the band is sent at once and travels while the interior is computed.
+      ex.begin_exchange(next_, sp.band(), sp.distinct() ? Send::AtEnd : Send::Now);
+      update(interior, sd, sp.interior());
+      ex.end_exchange(next_);
+      sp.fence();
     } else {
       update(grid_.grown_inner(k - 1 - since_exchange_), sd);
       if (exchange_after) ex.exchange(next_);

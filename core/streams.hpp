@@ -5,9 +5,9 @@
 // sends it, and updates the interior while it travels. On a GPU the band's work (its update, the
 // pack, the staging copies, the unpack) and the interior's update go to two streams, so the
 // interior runs while the band is packed, copied and sent. The band's stream has the higher
-// priority: its kernels, queued after the interior's, take multiprocessors as the interior's teams
-// leave them. Host backends run a kernel to its end before the next starts, so there both are the
-// default instance.
+// priority: its work queued after the interior's (the unpack) takes multiprocessors first as the
+// interior's teams leave them. Other backends get the default instance for both (host backends
+// run a kernel to its end before the next starts).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -24,7 +24,7 @@ namespace shwa {
 template <class E>
 class OverlapSpaces {
  public:
-  OverlapSpaces() : band_(), interior_() {}
+  OverlapSpaces() = default;
   const E& band() const { return band_; }
   const E& interior() const { return interior_; }
   /// The band and the interior run on different streams.

@@ -36,8 +36,10 @@ struct State {
   std::vector<Event> events;
   std::unordered_map<std::uint32_t, std::uint64_t> external;  // CUPTI correlation id -> label id
   std::vector<std::string> labels;                             // label id -> Kokkos label
+  std::unordered_map<std::string, std::uint64_t> label_ids;    // Kokkos label -> label id
   std::vector<std::pair<std::string, std::uint64_t>> regions;  // open regions: name, start
   bool ok = true;
+  size_t dropped = 0;  // records CUPTI had no room for
 };
 
 State& state() {
@@ -70,10 +72,12 @@ const char* copy_kind(std::uint8_t k) {
   }
 }
 
-void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buffer, size_t, size_t valid) {
   State& s = state();
   {
     const std::lock_guard<std::mutex> lock(s.mutex);
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS) s.dropped += dropped;
     CUpti_Activity* rec = nullptr;
     while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
       switch (rec->kind) {
@@ -114,8 +118,14 @@ void push_label(const std::string& label) {
   std::uint64_t id;
   {
     const std::lock_guard<std::mutex> lock(s.mutex);
-    id = s.labels.size();
-    s.labels.push_back(label);
+    const auto it = s.label_ids.find(label);
+    if (it != s.label_ids.end()) {
+      id = it->second;
+    } else {
+      id = s.labels.size();
+      s.labels.push_back(label);
+      s.label_ids.emplace(label, id);
+    }
   }
   cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, id);
 }
@@ -168,6 +178,7 @@ void kokkosp_finalize_library() {
   }
   std::fprintf(f, "kind,name,stream,start_ns,end_ns,launch\n");
   for (const Event& e : s.events) {
+    if (e.start == 0 || e.end < e.start) continue;  // a record the forced flush left incomplete
     std::string name = e.name;
     if (e.correlation && e.kind[0] == 'k') {
       const auto it = s.external.find(e.correlation);
@@ -180,7 +191,11 @@ void kokkosp_finalize_library() {
   }
   std::fclose(f);
   std::fprintf(stderr, "shwa_cuda_timeline: %zu events in %s%s\n", s.events.size(), path.c_str(),
-               s.ok ? "" : " (CUPTI reported errors: incomplete)");
+               s.ok && s.dropped == 0 ? "" : " (INCOMPLETE: CUPTI reported errors or dropped records)");
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
 }
 
 void kokkosp_begin_parallel_for(const char* name, uint32_t, uint64_t*) { push_label(name); }

@@ -10,12 +10,13 @@ An overlapped step (core/solver.hpp) updates the band of owned cells other block
 interior on two streams; the band's stream then packs the band, copies it to the host (staged
 transport), the host sends it and waits (regions shwa::halo_post and shwa::halo_wait), and the band's
 stream copies the neighbours' cells back and unpacks them. For each pack kernel, the step's interior
-is the update kernel on another stream that the host launched nearest the pack, just before or
-just after it (launch order: CUPTI's correlation ids; packs on the CFL pass's stream, the default
-one, belong to exchanges that are not overlapped); the halo's span runs from the pack's start to the end of the next unpack. The
+is the update kernel on a stream that is neither the pack's nor the default one, launched between
+the previous exchange's unpack and this one's, nearest the pack (launch order: CUPTI's correlation
+ids; packs on the CFL pass's stream, the default one, belong to exchanges that are not overlapped); the halo's span runs from the pack's start to the end of the next unpack. The
 summary says how much of each span lay inside the rank's interior update, how long it went on past
 the interior's end (what the step then waits for), and, given several ranks,
-inside some rank's interior (ranks that share one GPU), and prints the first rank's step nearest the
+inside some rank's interior (ranks that share one GPU; CUPTI's clock is the host's, so ranks of
+one node only), and prints the first rank's step nearest the
 median as a table of events relative to the interior's start.
 """
 import argparse
@@ -50,14 +51,18 @@ def overlapped_steps(ev):
     # Exchanges outside overlapped steps (set-up, overlap off) pack on the default stream, the CFL
     # pass's.
     default = {e["stream"] for e in ev if e["kind"] == "kernel" and e["name"].startswith("shwa::cfl")}
+    unpacks = [e for e in ev if e["kind"] == "kernel" and e["name"] == "shwa::halo_unpack"]
     steps = []
     for p in (e for e in ev if e["kind"] == "kernel" and e["name"] == "shwa::halo_pack"
               and e["stream"] not in default):
-        unpack = min((e for e in ev if e["name"] == "shwa::halo_unpack" and e["kind"] == "kernel"
-                      and e["launch"] > p["launch"]), key=lambda e: e["launch"], default=None)
+        unpack = min((u for u in unpacks if u["launch"] > p["launch"]), key=lambda u: u["launch"], default=None)
         if unpack is None:
             continue
-        others = [u for u in updates if u["stream"] != p["stream"]]
+        # The step's interior: launched after the previous exchange's unpack and before this one's,
+        # on a stream that is neither the pack's nor the default one.
+        after = max((u["launch"] for u in unpacks if u["launch"] < p["launch"]), default=-1)
+        others = [u for u in updates if u["stream"] != p["stream"] and u["stream"] not in default
+                  and after < u["launch"] < unpack["launch"]]
         if not others:
             continue
         interior = min(others, key=lambda u: abs(u["launch"] - p["launch"]))

@@ -177,7 +177,7 @@ class OneOfMany final : public Exchanger<E> {
 
  protected:
   void begin(const Conserved<E>&, const E&, Send) override {}
-  void end(const Conserved<E>&, const E&) override {}
+  void end(const Conserved<E>&) override {}
 };
 
 }  // namespace
@@ -228,12 +228,13 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
   }
 }
 
-TEST_CASE("an overlapped step runs the band and the interior on their own instances, same bits",
+TEST_CASE("an overlapped step updates the interior on an instance of its own, same bits",
           "[kernels]") {
   // A block among others with overlap updates its interior on OverlapSpaces::interior() (on a GPU
   // another stream than the default one, which the CFL pass and the boundary fill use) and waits
-  // for it at the end of the step: the fields are those of the plain step, bit for bit. (The bands
-  // and the exchange on the band's stream: the MPI whole-run tests, tests/comm/test_runs.cpp.)
+  // for it at the end of the step: the fields are those of the plain step, bit for bit. This
+  // block's sides are all physical, so its band is empty: the bands and the exchange on the
+  // band's stream are the MPI whole-run tests' (tests/comm/test_runs.cpp).
   const Case c = bowl_case();
   for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
     CAPTURE(to_string(v));
