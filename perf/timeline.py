@@ -74,11 +74,6 @@ def overlapped_steps(ev):
     return steps
 
 
-def inside(a0, a1, b0, b1):
-    """Length of [a0, a1] inside [b0, b1]."""
-    return max(0, min(a1, b1) - max(a0, b0))
-
-
 def covered(lo, hi, intervals):
     """Length of [lo, hi] covered by the union of the (sorted) intervals."""
     total, reach = 0, lo
@@ -111,7 +106,7 @@ def main():
             return 1
         if not steps:
             continue
-        hidden = [inside(lo, hi, i["start"], i["end"]) / max(1, hi - lo) for i, _, lo, hi in steps]
+        hidden = [covered(lo, hi, [(i["start"], i["end"])]) / max(1, hi - lo) for i, _, lo, hi in steps]
         print("  halo span (pack start to unpack end) inside this rank's interior update: "
               f"median {100 * statistics.median(hidden):.0f} %, min {100 * min(hidden):.0f} %, "
               f"max {100 * max(hidden):.0f} %")
