@@ -379,10 +379,20 @@ static_assert(kLanes >= 3, "a column team needs two neighbour lanes and an owned
 #ifndef SHWA_DEVICE_COLUMN_MIN_TEAMS
 #define SHWA_DEVICE_COLUMN_MIN_TEAMS 8
 #endif
-inline constexpr int kColumnMinTeams =
-    SHWA_DEVICE_COLUMN_MIN_TEAMS * 32 / kLanes > 0 ? SHWA_DEVICE_COLUMN_MIN_TEAMS * 32 / kLanes : 1;
-template <class E>
-using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, kColumnMinTeams>>;
+/// The launch bound of the decoupled update of one tracer where it takes its step from the host,
+/// as blocks above device_step_max_cells() do (Solver::step): SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS
+/// teams of 32 lanes. 16 caps the update at 128 registers: it spills a little, and 16 warps a
+/// multiprocessor against 12 (uncapped, 155 registers) hide more of its latency where a grid has
+/// many waves of teams; with few waves the spills cost more than the warps gain (perf/results).
+#ifndef SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS
+#define SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS 16
+#endif
+/// Teams of kLanes a multiprocessor for `teams32` teams of 32 lanes (at least 1).
+constexpr int column_min_teams(int teams32) { return teams32 * 32 / kLanes > 0 ? teams32 * 32 / kLanes : 1; }
+inline constexpr int kColumnMinTeams = column_min_teams(SHWA_DEVICE_COLUMN_MIN_TEAMS);
+inline constexpr int kUpdateHostStepMinTeams = column_min_teams(SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS);
+template <class E, int MinTeams = kColumnMinTeams>
+using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, MinTeams>>;
 
 /// The Roe problem of the edge between L and R in the frame of direction Dir, on a device: where
 /// both cells are wet (almost every edge of most flows) without the wet/dry classification
@@ -421,10 +431,12 @@ struct Column {
   static long teams(const Box& box, int rows) {
     return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
   }
-  /// `rows` (resolved by column_rows) a team, on the instance `space`.
+  /// `rows` (resolved by column_rows) a team, on the instance `space`, with the launch bound
+  /// MinTeams.
+  template <int MinTeams = kColumnMinTeams>
   static auto policy(const Box& box, int rows, const E& space = E()) {
     if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
-    return launch_light(ColumnPolicy<E>(space, int(teams(box, rows)), kLanes))
+    return launch_light(ColumnPolicy<E, MinTeams>(space, int(teams(box, rows)), kLanes))
         .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
   }
 
@@ -837,18 +849,19 @@ struct DecoupledUpdate {
   }
 };
 
-/// Launches an update functor F<E, StepSource, NT> with the step's source: HostStep or DeviceStep
-/// (StepDt).
-template <template <class, class, int> class F, int NT, class E, class Policy, class... Rest>
-void launch_update(const char* name, const Policy& policy, const StepDt& step,
-                   const StepConstants& k, const UpdateArgs<E>& a, Rest... rest) {
+/// Launches an update functor F<E, StepSource, NT> with the step's source: DeviceStep with the
+/// policy `on_device`, or HostStep with `on_host` (StepDt).
+template <template <class, class, int> class F, int NT, class E, class DevicePol, class HostPol,
+          class... Rest>
+void launch_update(const char* name, const DevicePol& on_device, const HostPol& on_host,
+                   const StepDt& step, const StepConstants& k, const UpdateArgs<E>& a, Rest... rest) {
   if (step.on_device()) {
     const DeviceStep s{step, Real(k.dx), Real(k.dy)};
-    Kokkos::parallel_for(name, policy, F<E, DeviceStep, NT>{a, s, rest...});
+    Kokkos::parallel_for(name, on_device, F<E, DeviceStep, NT>{a, s, rest...});
   } else {
     const Real dt = step.value;
     const HostStep s{{dt, dt / Real(k.dx), dt / Real(k.dy)}};
-    Kokkos::parallel_for(name, policy, F<E, HostStep, NT>{a, s, rest...});
+    Kokkos::parallel_for(name, on_host, F<E, HostStep, NT>{a, s, rest...});
   }
 }
 
@@ -910,8 +923,8 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
       detail::host_flux_update_recompute<NT>(w, out, H, gn2_field, box, step.value, k, tiling, clipped,
                                              quiet);
     } else {
-      detail::launch_update<detail::RecomputeUpdate, NT>(
-          "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling, space), step, k,
+      const auto policy = detail::device_tile_policy<E>(box, tiling, space);
+      detail::launch_update<detail::RecomputeUpdate, NT>("shwa::flux_update_recompute", policy, policy, step, k,
           detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
           detail::ceil_div(box.nx(), tiling.tx));
     }
@@ -942,9 +955,14 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
       detail::host_flux_update_decoupled<NT>(w, out, H, gn2_field, box, step.value, k, tiling, clipped,
                                              quiet);
     } else {
+      // One tracer's update from the host's step (large blocks) with more warps a multiprocessor
+      // (kUpdateHostStepMinTeams); more tracers need more registers, and keep the general bound.
+      using Col = detail::Column<E, NT>;
       const int rows = detail::column_rows<E>(box, tiling.rows);
+      constexpr int host_bound = NT == 1 ? detail::kUpdateHostStepMinTeams : detail::kColumnMinTeams;
       detail::launch_update<detail::DecoupledUpdate, NT>(
-          "shwa::flux_update_decoupled", detail::Column<E, NT>::policy(box, rows, space), step, k,
+          "shwa::flux_update_decoupled", Col::policy(box, rows, space),
+          Col::template policy<host_bound>(box, rows, space), step, k,
           detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), rows);
     }
   });
