@@ -14,8 +14,9 @@
 #            (perf/history.py) when SHWA_COMMIT is set
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
 #   float    CUDA single precision: build shwa_bench, run it (history as for bench)
-#   bounds   shwa_bench built with each launch bound $BOUND_VAR = $BOUNDS (default: the column kernels'
-#            SHWA_DEVICE_COLUMN_MIN_TEAMS = 8 12 16 24), at $BOUND_SIZES (8192); BOUND_MACRO=1: the
+#   bounds   shwa_bench built with each launch bound $BOUND_VAR = $BOUNDS (default: the large blocks'
+#            update, SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS = 12 16 20 24; the other column kernels:
+#            SHWA_DEVICE_COLUMN_MIN_TEAMS), at $BOUND_SIZES (8192); BOUND_MACRO=1: the
 #            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
@@ -117,13 +118,13 @@ for step in "$@"; do
       bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" &&
       history "$out/bench-cuda-float.json" ;;
   bounds)
-    bv=${BOUND_VAR:-SHWA_DEVICE_COLUMN_MIN_TEAMS}
-    for b in ${BOUNDS:-8 12 16 24}; do
+    bv=${BOUND_VAR:-SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS}
+    for b in ${BOUNDS:-12 16 20 24}; do
       def=(-D$bv=$b); [ "${BOUND_MACRO:-0}" = 1 ] && def=(-DCMAKE_CXX_FLAGS=-D$bv=$b)
       cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
         cmake --build "build/cuda-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-mt$b.log" 2>&1 &
     done; wait
-    for b in ${BOUNDS:-8 12 16 24}; do
+    for b in ${BOUNDS:-12 16 20 24}; do
       echo "-- $bv=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES"
     done 2>&1 | tee "$out/bench-bounds.log" ;;
   openmp)
