@@ -380,17 +380,21 @@ static_assert(kLanes >= 3, "a column team needs two neighbour lanes and an owned
 #define SHWA_DEVICE_COLUMN_MIN_TEAMS 8
 #endif
 /// The launch bound of the decoupled update of one tracer where it takes its step from the host,
-/// as blocks above device_step_max_cells() do (Solver::step): SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS
-/// teams of 32 lanes. 16 caps the update at 128 registers: it spills a little, and 16 warps a
-/// multiprocessor against 12 (uncapped, 155 registers) hide more of its latency where a grid has
-/// many waves of teams; with few waves the spills cost more than the warps gain (perf/results).
+/// as blocks above device_step_max_cells() do (Solver::step):
+/// SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS teams of 32 lanes. 16 caps the update at 128 registers:
+/// it spills a little, and 16 warps a multiprocessor against 12 (uncapped, 155 registers) hide
+/// more of its latency where a grid has many waves of teams; with few waves the spills cost more
+/// than the warps gain (perf/results).
 #ifndef SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS
 #define SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS 16
 #endif
 /// Teams of kLanes a multiprocessor for `teams32` teams of 32 lanes (at least 1).
-constexpr int column_min_teams(int teams32) { return teams32 * 32 / kLanes > 0 ? teams32 * 32 / kLanes : 1; }
+constexpr int column_min_teams(int teams32) {
+  return teams32 * 32 / kLanes > 0 ? teams32 * 32 / kLanes : 1;
+}
 inline constexpr int kColumnMinTeams = column_min_teams(SHWA_DEVICE_COLUMN_MIN_TEAMS);
-inline constexpr int kUpdateHostStepMinTeams = column_min_teams(SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS);
+inline constexpr int kUpdateHostStepMinTeams =
+    column_min_teams(SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS);
 template <class E, int MinTeams = kColumnMinTeams>
 using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, MinTeams>>;
 
@@ -854,7 +858,8 @@ struct DecoupledUpdate {
 template <template <class, class, int> class F, int NT, class E, class DevicePol, class HostPol,
           class... Rest>
 void launch_update(const char* name, const DevicePol& on_device, const HostPol& on_host,
-                   const StepDt& step, const StepConstants& k, const UpdateArgs<E>& a, Rest... rest) {
+                   const StepDt& step, const StepConstants& k, const UpdateArgs<E>& a,
+                   Rest... rest) {
   if (step.on_device()) {
     const DeviceStep s{step, Real(k.dx), Real(k.dy)};
     Kokkos::parallel_for(name, on_device, F<E, DeviceStep, NT>{a, s, rest...});
@@ -924,7 +929,8 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
                                              quiet);
     } else {
       const auto policy = detail::device_tile_policy<E>(box, tiling, space);
-      detail::launch_update<detail::RecomputeUpdate, NT>("shwa::flux_update_recompute", policy, policy, step, k,
+      detail::launch_update<detail::RecomputeUpdate, NT>(
+          "shwa::flux_update_recompute", policy, policy, step, k,
           detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
           detail::ceil_div(box.nx(), tiling.tx));
     }
@@ -959,7 +965,8 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
       // (kUpdateHostStepMinTeams); more tracers need more registers, and keep the general bound.
       using Col = detail::Column<E, NT>;
       const int rows = detail::column_rows<E>(box, tiling.rows);
-      constexpr int host_bound = NT == 1 ? detail::kUpdateHostStepMinTeams : detail::kColumnMinTeams;
+      constexpr int host_bound =
+          NT == 1 ? detail::kUpdateHostStepMinTeams : detail::kColumnMinTeams;
       detail::launch_update<detail::DecoupledUpdate, NT>(
           "shwa::flux_update_decoupled", Col::policy(box, rows, space),
           Col::template policy<host_bound>(box, rows, space), step, k,
