@@ -86,6 +86,10 @@ struct SideGeometry {
 /// from the west or east rule themselves, from the interior cells that rule reads. Listing more
 /// than one side needs a block at least ng cells across: then the west and east rules read only
 /// interior columns, and south and north read only interior rows.
+///
+/// The tracer loops run to kMaxTracers and test t < ntracers inside: with a constant trip count
+/// the compiler unrolls them and keeps a Cell in registers, where a loop to ntracers indexes its
+/// array at run time and puts every Cell on the stack (on a GPU, local memory).
 template <class E>
 struct FillGhosts {
   struct Cell {
@@ -117,7 +121,8 @@ struct FillGhosts {
     c.h = w.h(j, i);
     c.qx = w.qx(j, i);
     c.qy = w.qy(j, i);
-    for (int t = 0; t < w.ntracers; ++t) c.hc[t] = w.hc[t](j, i);
+    for (int t = 0; t < kMaxTracers; ++t)
+      if (t < w.ntracers) c.hc[t] = w.hc[t](j, i);
     return c;
   }
 
@@ -153,7 +158,8 @@ struct FillGhosts {
       const Real h = shwa::max(Real(0), b.v[k] + H(jg, ig));
       const Real r = from.h >= eps_h ? h / from.h : Real(0);  // same velocity and concentration
       c.h = h;
-      for (int t = 0; t < nt; ++t) c.hc[t] = r * from.hc[t];
+      for (int t = 0; t < kMaxTracers; ++t)
+        if (t < nt) c.hc[t] = r * from.hc[t];
       qn = r * qn_from;
       qt = r * qt_from;
     } else if (type == int(BcType::Discharge)) {
@@ -162,7 +168,8 @@ struct FillGhosts {
       const Real h = shwa::max(from.h, hcrit);
       const Real inward = (s == West || s == South) ? Real(1) : Real(-1);
       c.h = h;
-      for (int t = 0; t < nt; ++t) c.hc[t] = h * b.c[t][k];
+      for (int t = 0; t < kMaxTracers; ++t)
+        if (t < nt) c.hc[t] = h * b.c[t][k];
       qn = inward * q;
       qt = Real(0);
     }  // open: a copy of the first interior layer
@@ -181,7 +188,8 @@ struct FillGhosts {
     w.h(jg, ig) = c.h;
     w.qx(jg, ig) = c.qx;
     w.qy(jg, ig) = c.qy;
-    for (int t = 0; t < w.ntracers; ++t) w.hc[t](jg, ig) = c.hc[t];
+    for (int t = 0; t < kMaxTracers; ++t)
+      if (t < w.ntracers) w.hc[t](jg, ig) = c.hc[t];
   }
 };
 
