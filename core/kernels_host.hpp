@@ -320,6 +320,18 @@ bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
   return active != 0;
 }
 
+/// Shrinks a host tile to the part of it that is not skipped (QuietMap::active_part); false where
+/// none is. The tile's sweep then runs on that part as on a smaller tile: its fields do not depend
+/// on the tiles.
+template <class E>
+KOKKOS_INLINE_FUNCTION bool active_part(const QuietMap<E>& q, Tile& tl) {
+  int i1 = tl.i0 + tl.ntx, j1 = tl.j0 + tl.nty;
+  if (!q.active_part(tl.i0, i1, tl.j0, j1)) return false;
+  tl.ntx = i1 - tl.i0;
+  tl.nty = j1 - tl.j0;
+  return true;
+}
+
 /// Team scratch of the host sweeps (flat, structure of arrays), for NT tracers (the CFL pass: 1):
 ///   p      5 + NT arrays (h, H, u, v, c, sqrt h, then the other tracers' c) over the
 ///          (TX+2) x (TY+2) block of the tile and its four neighbouring rows and columns (corners
@@ -419,9 +431,9 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
       "shwa::cfl_min_dt",
       tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m, Real& lmax) {
-        const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        if (!active_part(q, tl)) return;
         const int ntx = tl.ntx, nty = tl.nty;
-        if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
         const Scr s(m, t);
         s.template load<false>(w, H, tl, eps);
         // Row by row, as the update: the speeds of the row's x-edges and of the y-edges north of it,
@@ -463,9 +475,9 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
       "shwa::flux_update_decoupled",
       tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
-        const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        if (!active_part(q, tl)) return;
         const int ntx = tl.ntx, nty = tl.nty;
-        if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
         const Scr s(m, t);
         s.load(w, H, tl, eps);
         // Row by row: the x-edges of row ty (edge e between cells e - 1 and e), the y-edges north of
@@ -551,9 +563,9 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
       tile_policy<E>(box, tiling, 1)
           .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(kArrays * nrow))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
-        const Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
+        if (!active_part(q, tl)) return;
         const int ntx = tl.ntx, nty = tl.nty;
-        if (team_quiet(m, q, tl.i0, tl.i0 + ntx, tl.j0, tl.j0 + nty)) return;
         Real* a = ScratchArray<E>(m.team_scratch(0), kArrays * nrow).data();
         const FluctRowN<NT> mxr = fluct_row<NT>(a, nrow), myr = fluct_row<NT>(a + kFlucts * nrow, nrow);
         Real* const clip = a + 2 * kFlucts * nrow;

@@ -66,6 +66,38 @@ struct QuietMap {
       if (last(jb, ib) >= epoch) return false;
     return true;
   }
+  /// Shrinks the cells [i0, i1) x [j0, j1) to the part of them a host tile computes: the bounding
+  /// box of the cells that lie in an active square or next to one (the square grown by a cell each
+  /// way), and of those outside `inner` or next to its edge. Every other cell is quiet with quiet
+  /// neighbours, as every cell of a tile team_quiet skips is, so a wide tile skips dry land as
+  /// finely as the squares do. Returns false where no cell is left; leaves the cells as they are
+  /// where skipping is off.
+  KOKKOS_INLINE_FUNCTION bool active_part(int& i0, int& i1, int& j0, int& j1) const {
+    if (!on) return true;
+    int a0 = i1, a1 = i0, b0 = j1, b1 = j0;  // the box so far: empty
+    auto add = [&](int x0, int x1, int y0, int y1) {
+      a0 = x0 < a0 ? x0 : a0;
+      a1 = x1 > a1 ? x1 : a1;
+      b0 = y0 < b0 ? y0 : b0;
+      b1 = y1 > b1 ? y1 : b1;
+    };
+    if (i0 - 1 < inner.i0) add(i0, inner.i0 + 1, j0, j1);
+    if (i1 + 1 > inner.i1) add(inner.i1 - 1, i1, j0, j1);
+    if (j0 - 1 < inner.j0) add(i0, i1, j0, inner.j0 + 1);
+    if (j1 + 1 > inner.j1) add(i0, i1, inner.j1 - 1, j1);
+    const int ib1 = i1 / kCells < int(last.extent(1)) ? i1 / kCells : int(last.extent(1)) - 1;
+    const int jb1 = j1 / kCells < int(last.extent(0)) ? j1 / kCells : int(last.extent(0)) - 1;
+    for (int jb = (j0 > 0 ? j0 - 1 : 0) / kCells; jb <= jb1; ++jb)
+      for (int ib = (i0 > 0 ? i0 - 1 : 0) / kCells; ib <= ib1; ++ib)
+        if (last(jb, ib) >= epoch) add(ib * kCells - 1, (ib + 1) * kCells + 1, jb * kCells - 1, (jb + 1) * kCells + 1);
+    a0 = a0 > i0 ? a0 : i0;
+    a1 = a1 < i1 ? a1 : i1;
+    b0 = b0 > j0 ? b0 : j0;
+    b1 = b1 < j1 ? b1 : j1;
+    if (a0 >= a1 || b0 >= b1) return false;
+    i0 = a0, i1 = a1, j0 = b0, j1 = b1;
+    return true;
+  }
   /// Marks the squares of the cells [i0, i1) x [j0, j1) active in the next state. During a step
   /// every writer writes the same value, epoch + 1, over older ones, so that on a device plain
   /// stores do (atomics, one a square and team, are a measurable part of a wet step); host

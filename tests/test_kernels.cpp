@@ -134,11 +134,12 @@ bool same_bits(const HostState& a, const HostState& b) {
 TEST_CASE("skipping dry land gives the fields of computing everything, bit for bit", "[kernels]") {
   // Every 40 steps of 400 the states with and without skipping are compared bit for bit, for both
   // variants and several tilings and team heights (tiles that straddle the fronts, tiles smaller
-  // and larger than the QuietMap's squares); the runs with skipping must skip a good part of the
-  // land, or the comparison would show nothing.
+  // and larger than the QuietMap's squares, host tiles that skip part of themselves and touch the
+  // walls); the runs with skipping must skip a good part of the land, or the comparison would show
+  // nothing.
   const Case c = bowl_case();
   for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
-    for (Tiling t : {Tiling{32, 8}, Tiling{7, 5, 3}, Tiling{64, 2, 64}, Tiling{16, 16, 1}}) {
+    for (Tiling t : {Tiling{32, 8}, Tiling{7, 5, 3}, Tiling{64, 2, 64}, Tiling{16, 16, 1}, Tiling{60, 30}}) {
       CAPTURE(to_string(v), t.tx, t.ty, t.rows);
       SolverParams on = params(v, t), off = params(v, t);
       on.skip_dry = true;
@@ -160,6 +161,52 @@ TEST_CASE("skipping dry land gives the fields of computing everything, bit for b
       CAPTURE(quiet_min);
       CHECK(quiet_min > 0.1);  // (the device kernels mark whole tiles or runs of rows)
       CHECK(b.quiet_fraction() == 0);
+    }
+  }
+}
+
+TEST_CASE("skipping dry land follows a boundary that floods quiet land, bit for bit", "[kernels]") {
+  // A shore dry from the start, quiet after the first steps; the west side's stage then rises
+  // above its bed and floods it. The ghost cells change while the cells next to them are quiet:
+  // a tile that skips part of itself must still compute the cells next to the boundary. Tiles
+  // that touch the west side only, the east side only, both, and neither.
+  Case c;
+  c.grid = Grid::single(97, 30, 1.0, 1.0);
+  c.init = [](double x, double, CellInit& s) {
+    s.H = 0.5 - x / 40.0;  // 0.5 m below the datum at the west side, above it east of x = 20 m
+    s.eta = -1.0;          // dry everywhere
+    s.c[0] = 1.0;
+  };
+  c.bc = Boundaries::all(BcType::Wall);
+  BcSegment stage;
+  stage.side = West;
+  stage.type = BcType::Stage;
+  stage.stage = Series({0.0, 10.0, 40.0}, {-1.0, -1.0, 0.3});
+  c.bc.segments = {stage};
+  for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
+    for (Tiling t : {Tiling{40, 8}, Tiling{16, 4, 2}, Tiling{97, 30}}) {
+      CAPTURE(to_string(v), t.tx, t.ty);
+      SolverParams on = params(v, t), off = params(v, t);
+      on.skip_dry = true;
+      off.skip_dry = false;
+      SingleBlock<DefaultExec> ex;
+      Solver<DefaultExec> a(c.grid, on, c.bc), b(c.grid, off, c.bc);
+      initialize(a, ex, c.init);
+      initialize(b, ex, c.init);
+      double quiet_before = 0;
+      for (int k = 1; k <= 120; ++k) {
+        const double t_end = 0.5 * k;  // (a dry grid sets no CFL limit)
+        while (a.time() < t_end) {
+          a.step(t_end, ex);
+          b.step(t_end, ex);
+          REQUIRE(a.time() == b.time());
+        }
+        if (k == 18) quiet_before = a.quiet_fraction();  // t = 9 s: before the stage reaches the bed
+        if (k % 10 == 0) REQUIRE(same_bits(read_back(a), read_back(b)));
+      }
+      CHECK(quiet_before > 0.9);
+      const HostState s = read_back(a);
+      CHECK(*std::max_element(s.h.begin(), s.h.end()) > 0.1);  // the shore flooded
     }
   }
 }
