@@ -343,7 +343,9 @@ SolverParams read_solver_params(Deck& d) {
                   ? Variant::Recompute
                   : Variant::Decoupled;
   const int max_cells = max_tile_cells<DefaultExec>();
-  const std::vector<double> tile = d.get_double_list("numerics.tile", {32, 8}, require_in(1, 4096));
+  const std::vector<double> tile = d.get_double_list(
+      "numerics.tile", {double(default_tile<DefaultExec>().tx), double(default_tile<DefaultExec>().ty)},
+      require_in(1, 4096));
   if (tile.size() != 2 || tile[0] != std::floor(tile[0]) || tile[1] != std::floor(tile[1]) ||
       tile[0] * tile[1] > max_cells)
     throw d.error("numerics.tile", "expected two whole numbers [tx, ty] with tx * ty <= " +

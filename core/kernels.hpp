@@ -146,6 +146,16 @@ constexpr int max_tile_cells() {
   return is_host_space<E>() ? 65536 : SHWA_DEVICE_MAX_TEAM;
 }
 
+/// The tile of a Tiling left at 0 x 0. On a GPU, 32 x 8: the recompute kernel's team (the column
+/// kernels do not read it). On a host, 128 x 8: the sweeps' SIMD loops run over rows of edges one
+/// longer than the tile (tx + 1 x-edges, tx + 2 cells loaded), so a narrow tile spends a
+/// large share of them in remainders, and a host tile skips dry land by its parts
+/// (QuietMap::active_part), so a wide one loses little of the skipping (perf/results/, session 15).
+template <class E>
+constexpr Tiling default_tile() {
+  return is_host_space<E>() ? Tiling{128, 8} : Tiling{32, 8};
+}
+
 namespace detail {
 
 /// One value for each tracer after the first (a cell's concentrations or h c, an edge's

@@ -33,11 +33,12 @@ enum class Variant { Recompute, Decoupled };
 inline const char* to_string(Variant v) { return v == Variant::Recompute ? "recompute" : "decoupled"; }
 
 /// Tile shapes of the kernels. tx x ty cells: the host sweeps' tiles (one thread a tile) and the
-/// device recompute kernel's teams (one thread a cell). `rows`: how many rows a team of the device
+/// device recompute kernel's teams (one thread a cell); 0 x 0: the execution space's
+/// (default_tile in kernels.hpp, which the Solver puts in). `rows`: how many rows a team of the device
 /// decoupled and CFL kernels sweeps (detail::Column in kernels.hpp); 0: chosen from the box's
 /// size, so that small blocks still give every multiprocessor teams to run (detail::column_rows).
 struct Tiling {
-  int tx = 32, ty = 8;
+  int tx = 0, ty = 0;
   int rows = 0;
   int cfl_rows = 0;  // likewise for the device CFL pass (detail::cfl_rows)
 };
@@ -62,7 +63,8 @@ struct SolverParams {
     if (!(cfl > 0 && cfl <= 1)) fail("cfl must lie in (0, 1], got " + std::to_string(cfl));
     if (!(eps_h > 0)) fail("eps_h must be positive");
     if (!(manning >= 0)) fail("manning must not be negative");
-    if (tiling.tx < 1 || tiling.ty < 1) fail("tile size must be at least 1 x 1");
+    if ((tiling.tx < 1 || tiling.ty < 1) && !(tiling.tx == 0 && tiling.ty == 0))
+      fail("tile size must be at least 1 x 1 (0 x 0: the execution space's default)");
     if (tiling.rows < 0) fail("the device kernels' rows a team must be at least 1 (0: automatic)");
     if (tiling.cfl_rows < 0) fail("the device CFL pass's rows a team must be at least 1 (0: automatic)");
     if (tracers < 1 || tracers > kMaxTracers)

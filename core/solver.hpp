@@ -39,6 +39,10 @@ class Solver {
         H_("H", grid.ny_padded(), grid.nx_padded()),
         quiet_("quiet", grid.ny_padded(), grid.nx_padded(), grid.owned(), params.skip_dry) {
     params_.validate();
+    if (params_.tiling.tx == 0) {
+      params_.tiling.tx = default_tile<E>().tx;
+      params_.tiling.ty = default_tile<E>().ty;
+    }
     if (std::int64_t(params_.tiling.tx) * params_.tiling.ty > max_tile_cells<E>())
       throw std::invalid_argument("tile size " + std::to_string(params_.tiling.tx) + "x" +
                                   std::to_string(params_.tiling.ty) + " exceeds the " +

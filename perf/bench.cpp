@@ -117,7 +117,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   Result r;
   r.n = n;
   r.variant = to_string(v);
-  r.tile = t;
+  r.tile = s.params().tiling;  // the tile as the solver resolved it
   r.tile.rows = shwa::detail::column_rows<DefaultExec>(g.owned(), t.rows);  // as the kernels resolve them
   r.tile.cfl_rows = shwa::detail::cfl_rows<DefaultExec>(g.owned(), t);
   r.steps = steps;
@@ -145,7 +145,7 @@ using shwa::perf::split;
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);  // takes its --kokkos-* arguments out first
   CLI::App app{"shwa_bench: cell updates per second of a shwa step, and percent of the copy bandwidth"};
-  std::string sizes = "1024,2048", variants = "recompute,decoupled", tiles = "32x8";
+  std::string sizes = "1024,2048", variants = "recompute,decoupled", tiles = "auto";
   int steps = 50, warmup = 5;
   std::string json;
   double extra_work = 0;
@@ -156,7 +156,7 @@ int main(int argc, char* argv[]) {
   app.add_option("--tiles", tiles,
                  "comma-separated tile shapes TXxTY, TXxTY/R or TXxTY/R/C (R: rows a team of the device "
                  "decoupled kernel sweeps, C: of the device CFL pass; 0 or left out: chosen from the "
-                 "grid's size, shown as Ra, Ca)");
+                 "grid's size, shown as Ra, Ca); auto: the build's default tile (default_tile)");
   app.add_option("--steps", steps, "timed steps")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_option("--skip-dry", skip_dry, "skip dry land that cannot change (the field is all wet: its cost)")
@@ -200,7 +200,7 @@ int main(int argc, char* argv[]) {
       for (const Tiling& t : tilings) {
         const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on", tracers);
         results.push_back(r);
-        const std::string ts = std::to_string(t.tx) + "x" + std::to_string(t.ty) + "/" + std::to_string(r.tile.rows) +
+        const std::string ts = std::to_string(r.tile.tx) + "x" + std::to_string(r.tile.ty) + "/" + std::to_string(r.tile.rows) +
                                (t.rows > 0 ? "" : "a") + "/" + std::to_string(r.tile.cfl_rows) + (t.cfl_rows > 0 ? "" : "a");
         std::printf("%7d %-10s %10s %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,
                     r.variant.c_str(), ts.c_str(), r.steps, r.seconds, r.cups / 1e9, r.gbs,

@@ -21,7 +21,9 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
 
 /// A tile shape "TXxTY" ("32x8"), optionally with the device column kernels' rows a team,
 /// "TXxTY/R" ("32x8/128"; Tiling::rows; without it, chosen from the grid's size).
+/// "auto": Tiling{}, the execution space's default tile (default_tile, which the Solver puts in).
 inline Tiling parse_tile(const std::string& s) {
+  if (s == "auto") return Tiling{};
   const auto tr = split(s, '/');
   const auto xy = tr.empty() ? tr : split(tr[0], 'x');
   if (xy.size() != 2 || tr.size() > 3)
