@@ -15,7 +15,9 @@
 // update that produces W^{epoch+1} raises the squares of its active cells to epoch + 1 (a tile's
 // whole rows or columns may be marked: more active squares are always safe). A skipped tile marks
 // nothing: its cells stay as they were. Tiles whose ring of neighbours leaves `inner` (the owned
-// cells: ghost layers are rewritten by the boundaries and the halo exchange) are never skipped.
+// cells: ghost layers are rewritten by the boundaries and the halo exchange) are never skipped
+// whole. A host tile skips part of itself where that part's cells are quiet with quiet neighbours
+// and away from the edge of `inner` (active_part).
 #pragma once
 
 #include "types.hpp"
@@ -89,7 +91,8 @@ struct QuietMap {
     const int jb1 = j1 / kCells < int(last.extent(0)) ? j1 / kCells : int(last.extent(0)) - 1;
     for (int jb = (j0 > 0 ? j0 - 1 : 0) / kCells; jb <= jb1; ++jb)
       for (int ib = (i0 > 0 ? i0 - 1 : 0) / kCells; ib <= ib1; ++ib)
-        if (last(jb, ib) >= epoch) add(ib * kCells - 1, (ib + 1) * kCells + 1, jb * kCells - 1, (jb + 1) * kCells + 1);
+        if (last(jb, ib) >= epoch)
+          add(ib * kCells - 1, (ib + 1) * kCells + 1, jb * kCells - 1, (jb + 1) * kCells + 1);
     a0 = a0 > i0 ? a0 : i0;
     a1 = a1 < i1 ? a1 : i1;
     b0 = b0 > j0 ? b0 : j0;
@@ -113,17 +116,13 @@ struct QuietMap {
   }
 };
 
-/// Whether a team may skip the cells [i0, i1) x [j0, j1): they and their four neighbours are
-/// quiet. The team's threads share the columns; every thread gets the same answer.
+/// Whether a device team may skip the cells [i0, i1) x [j0, j1): they and their four neighbours
+/// are quiet. The team's threads share the columns; every thread gets the same answer. (Host
+/// tiles, one thread each, skip by their parts: QuietMap::active_part.)
 template <class Member, class E>
 KOKKOS_INLINE_FUNCTION bool team_quiet(const Member& m, const QuietMap<E>& q, int i0, int i1, int j0,
                                        int j1) {
   if (!q.may_skip(i0, i1, j0, j1)) return false;
-  if constexpr (is_host_space<E>()) {  // one thread a team: no team reduction
-    for (int c = i0 - 1; c <= i1; ++c)
-      if (!q.quiet_column(c, j0 - 1, j1)) return false;
-    return true;
-  }
   int active = 0;
   Kokkos::parallel_reduce(
       Kokkos::TeamThreadRange(m, i1 - i0 + 2),
