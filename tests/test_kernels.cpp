@@ -129,6 +129,27 @@ bool same_bits(const HostState& a, const HostState& b) {
   return same(a.h, b.h) && same(a.qx, b.qx) && same(a.qy, b.qy) && same(a.hc, b.hc);
 }
 
+/// A case run twice in step, skipping dry land (`on`) and computing every cell (`off`).
+struct SkipOnOff {
+  SingleBlock<DefaultExec> ex;
+  Solver<DefaultExec> on, off;
+  SkipOnOff(const Case& c, Variant v, Tiling t)
+      : on(c.grid, with_skip(v, t, true), c.bc), off(c.grid, with_skip(v, t, false), c.bc) {
+    initialize(on, ex, c.init);
+    initialize(off, ex, c.init);
+  }
+  static SolverParams with_skip(Variant v, Tiling t, bool skip) {
+    SolverParams p = params(v, t);
+    p.skip_dry = skip;
+    return p;
+  }
+  void step(double t_end) {
+    on.step(t_end, ex);
+    off.step(t_end, ex);
+    REQUIRE(on.time() == off.time());
+  }
+};
+
 }  // namespace
 
 TEST_CASE("skipping dry land gives the fields of computing everything, bit for bit", "[kernels]") {
@@ -141,26 +162,16 @@ TEST_CASE("skipping dry land gives the fields of computing everything, bit for b
   for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
     for (Tiling t : {Tiling{32, 8}, Tiling{7, 5, 3}, Tiling{64, 2, 64}, Tiling{16, 16, 1}, Tiling{60, 30}}) {
       CAPTURE(to_string(v), t.tx, t.ty, t.rows);
-      SolverParams on = params(v, t), off = params(v, t);
-      on.skip_dry = true;
-      off.skip_dry = false;
-      SingleBlock<DefaultExec> ex;
-      Solver<DefaultExec> a(c.grid, on, c.bc), b(c.grid, off, c.bc);
-      initialize(a, ex, c.init);
-      initialize(b, ex, c.init);
+      SkipOnOff r(c, v, t);
       double quiet_min = 1;
       for (int k = 0; k < 10; ++k) {
-        for (int n = 0; n < 40; ++n) {
-          a.step(1e300, ex);
-          b.step(1e300, ex);
-          REQUIRE(a.time() == b.time());
-        }
-        REQUIRE(same_bits(read_back(a), read_back(b)));
-        quiet_min = std::min(quiet_min, a.quiet_fraction());
+        for (int n = 0; n < 40; ++n) r.step(1e300);
+        REQUIRE(same_bits(read_back(r.on), read_back(r.off)));
+        quiet_min = std::min(quiet_min, r.on.quiet_fraction());
       }
       CAPTURE(quiet_min);
       CHECK(quiet_min > 0.1);  // (the device kernels mark whole tiles or runs of rows)
-      CHECK(b.quiet_fraction() == 0);
+      CHECK(r.off.quiet_fraction() == 0);
     }
   }
 }
@@ -186,26 +197,16 @@ TEST_CASE("skipping dry land follows a boundary that floods quiet land, bit for 
   for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
     for (Tiling t : {Tiling{40, 8}, Tiling{16, 4, 2}, Tiling{97, 30}}) {
       CAPTURE(to_string(v), t.tx, t.ty);
-      SolverParams on = params(v, t), off = params(v, t);
-      on.skip_dry = true;
-      off.skip_dry = false;
-      SingleBlock<DefaultExec> ex;
-      Solver<DefaultExec> a(c.grid, on, c.bc), b(c.grid, off, c.bc);
-      initialize(a, ex, c.init);
-      initialize(b, ex, c.init);
+      SkipOnOff r(c, v, t);
       double quiet_before = 0;
       for (int k = 1; k <= 120; ++k) {
         const double t_end = 0.5 * k;  // (a dry grid sets no CFL limit)
-        while (a.time() < t_end) {
-          a.step(t_end, ex);
-          b.step(t_end, ex);
-          REQUIRE(a.time() == b.time());
-        }
-        if (k == 18) quiet_before = a.quiet_fraction();  // t = 9 s: before the stage reaches the bed
-        if (k % 10 == 0) REQUIRE(same_bits(read_back(a), read_back(b)));
+        while (r.on.time() < t_end) r.step(t_end);
+        if (k == 18) quiet_before = r.on.quiet_fraction();  // t = 9 s: before the stage reaches the bed
+        if (k % 10 == 0) REQUIRE(same_bits(read_back(r.on), read_back(r.off)));
       }
       CHECK(quiet_before > 0.9);
-      const HostState s = read_back(a);
+      const HostState s = read_back(r.on);
       CHECK(*std::max_element(s.h.begin(), s.h.end()) > 0.1);  // the shore flooded
     }
   }
