@@ -87,10 +87,14 @@ struct QuietMap {
     if (i1 + 1 > inner.i1) add(inner.i1 - 1, i1, j0, j1);
     if (j0 - 1 < inner.j0) add(i0, i1, j0, inner.j0 + 1);
     if (j1 + 1 > inner.j1) add(i0, i1, inner.j1 - 1, j1);
+    const int ib0 = (i0 > 0 ? i0 - 1 : 0) / kCells, jb0 = (j0 > 0 ? j0 - 1 : 0) / kCells;
     const int ib1 = i1 / kCells < int(last.extent(1)) ? i1 / kCells : int(last.extent(1)) - 1;
     const int jb1 = j1 / kCells < int(last.extent(0)) ? j1 / kCells : int(last.extent(0)) - 1;
-    for (int jb = (j0 > 0 ? j0 - 1 : 0) / kCells; jb <= jb1; ++jb)
-      for (int ib = (i0 > 0 ? i0 - 1 : 0) / kCells; ib <= ib1; ++ib)
+    // The squares of two opposite corners, grown, already span the cells: a wet tile's answer in
+    // two loads.
+    if (last(jb0, ib0) >= epoch && last(jb1, ib1) >= epoch) return true;
+    for (int jb = jb0; jb <= jb1; ++jb)
+      for (int ib = ib0; ib <= ib1; ++ib)
         if (last(jb, ib) >= epoch)
           add(ib * kCells - 1, (ib + 1) * kCells + 1, jb * kCells - 1, (jb + 1) * kCells + 1);
     a0 = a0 > i0 ? a0 : i0;
