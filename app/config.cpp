@@ -342,15 +342,15 @@ SolverParams read_solver_params(Deck& d) {
   p.variant = d.get_choice("numerics.kernel", "decoupled", {"decoupled", "recompute"}) == "recompute"
                   ? Variant::Recompute
                   : Variant::Decoupled;
+  // [0, 0]: the build's tile (default_tile, core/kernels.hpp), so that a resolved deck runs on
+  // CPU and GPU builds alike.
   const int max_cells = max_tile_cells<DefaultExec>();
-  const std::vector<double> tile = d.get_double_list(
-      "numerics.tile", {double(default_tile<DefaultExec>().tx), double(default_tile<DefaultExec>().ty)},
-      require_in(1, 4096));
+  const std::vector<double> tile = d.get_double_list("numerics.tile", {0, 0}, require_in(0, 4096));
   if (tile.size() != 2 || tile[0] != std::floor(tile[0]) || tile[1] != std::floor(tile[1]) ||
-      tile[0] * tile[1] > max_cells)
+      (tile[0] == 0) != (tile[1] == 0) || tile[0] * tile[1] > max_cells)
     throw d.error("numerics.tile", "expected two whole numbers [tx, ty] with tx * ty <= " +
                                        std::to_string(max_cells) + " on this build (" +
-                                       DefaultExec::name() + ")");
+                                       DefaultExec::name() + "), or [0, 0] for the build's default");
   p.tiling = Tiling{int(tile[0]), int(tile[1])};
   // 0: the device column kernels (the update, the CFL pass) choose their rows a team from the
   // block's size (core/kernels.hpp).

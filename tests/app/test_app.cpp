@@ -303,6 +303,10 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     expect_refused(dir, raster_deck(dir) + "[numerics]\ntile = [4096, 4096]\n",
                    "deck.toml:9: numerics.tile: expected two whole numbers [tx, ty] with tx * ty <= ");
   }
+  SECTION("a tile of no width but some height ([0, 0] is the build's tile)") {
+    expect_refused(dir, raster_deck(dir) + "[numerics]\ntile = [0, 8]\n",
+                   "deck.toml:9: numerics.tile: expected two whole numbers [tx, ty] with tx * ty <= ");
+  }
   SECTION("negative rows for the device column kernels (0 is automatic)") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\nrows = -1\n", "deck.toml:9: numerics.rows: -1 is out of range");
   }
