@@ -548,6 +548,8 @@ void BlockRun<E>::summarize(const LoopTimer::Times& loop, long steps0, std::chro
   stats_.deck = cfg_.deck_path;
   stats_.problem = cfg_.problem;
   stats_.kernel = to_string(cfg_.params.variant);
+  stats_.tile_x = solver_.params().tiling.tx;
+  stats_.tile_y = solver_.params().tiling.ty;
   stats_.nx = cfg_.grid.nx;
   stats_.ny = cfg_.grid.ny;
   stats_.t_end = cfg_.t_end;

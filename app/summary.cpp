@@ -11,6 +11,7 @@ void write_summary(const std::string& path, const RunStats& s) {
   const double updates = double(s.nx) * double(s.ny) * double(s.steps_this_run);
   j.begin_object();
   j.key("deck").value(s.deck).key("problem").value(s.problem).key("kernel").value(s.kernel);
+  j.key("tile").begin_array().value(s.tile_x).value(s.tile_y).end_array();
   j.key("grid").begin_object().key("nx").value(s.nx).key("ny").value(s.ny).end_object();
   j.key("end_time").value(s.t_end);
   j.key("steps").value(s.steps).key("steps_this_run").value(s.steps_this_run);

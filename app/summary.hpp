@@ -11,6 +11,7 @@ namespace shwa::app {
 
 struct RunStats {
   std::string deck, problem, kernel;
+  long tile_x = 0, tile_y = 0;  // the tile the kernels used (numerics.tile, resolved)
   long nx = 0, ny = 0;
   double t_end = 0;
   long steps = 0;             // in all, across restarts

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -1273,8 +1274,10 @@ TEST_CASE("app: numerics.skip_dry changes no output, and the run says how much l
   std::string summary[2];
   for (int k = 0; k < 2; ++k) {
     const std::string out = dir / (k == 0 ? "on" : "off");
+    // (The run without skipping on other tiles: the fields depend on neither.)
     const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + out +
-                                   " --set numerics.skip_dry=" + (k == 0 ? "true" : "false"));
+                                   (k == 0 ? " --set numerics.skip_dry=true"
+                                           : " --set numerics.skip_dry=false --set numerics.tile=[16,4]"));
     INFO(r.err);
     REQUIRE(r.code == 0);
     for (const auto& e : fs::recursive_directory_iterator(out))
@@ -1287,6 +1290,17 @@ TEST_CASE("app: numerics.skip_dry changes no output, and the run says how much l
   CHECK(files[0] == files[1]);
   CHECK(std::stod(json_number(summary[0], "dry_land_skipped")) > 0.1);
   CHECK(std::stod(json_number(summary[1], "dry_land_skipped")) == 0);
+  // The summary names the tile the kernels used: the deck's, or the build's for [0, 0].
+  auto tile = [](const std::string& json) {
+    std::smatch m;
+    return std::regex_search(json, m, std::regex("\"tile\": \\[\\s*(\\d+),\\s*(\\d+)\\s*\\]"))
+               ? std::vector<int>{std::stoi(m[1]), std::stoi(m[2])}
+               : std::vector<int>{};
+  };
+  CHECK(tile(summary[1]) == std::vector<int>{16, 4});
+  const std::vector<int> built = tile(summary[0]);
+  REQUIRE(built.size() == 2);
+  CHECK((built[0] > 0 && built[1] > 0));
 }
 
 // Every regular file under `root`, relative to it, with its contents.
