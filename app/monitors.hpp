@@ -109,35 +109,38 @@ class HealthRecord {
 };
 
 /// The owned cells of a block in tiles of kTileX x kTileY, a team a tile (a thread a cell on a GPU:
-/// rows of 32 cells read in one transaction), launched with the functor as a kernel argument
+/// rows of 32 cells read in one transaction; one thread a tile on a host, whose rows of 128 cells
+/// keep the SIMD loops in long runs), launched with the functor as a kernel argument
 /// (launch_light), so that these kernels never wait for the step's kernels before them.
-inline constexpr int kTileX = 32, kTileY = 8;
+template <class E>
+inline constexpr int kTileX = is_host_space<E>() ? 128 : 32;
+inline constexpr int kTileY = 8;
 template <class E>
 using TilePolicy = Kokkos::TeamPolicy<E>;
 template <class E>
 auto owned_tiles(const Grid& g) {
-  const int n = ((g.nx + kTileX - 1) / kTileX) * ((g.ny + kTileY - 1) / kTileY);
+  const int n = ((g.nx + kTileX<E> - 1) / kTileX<E>) * ((g.ny + kTileY - 1) / kTileY);
   if constexpr (is_host_space<E>())
     return launch_light(TilePolicy<E>(n, Kokkos::AUTO));
   else
-    return launch_light(TilePolicy<E>(n, kTileX * kTileY));
+    return launch_light(TilePolicy<E>(n, kTileX<E> * kTileY));
 }
 
 /// The first owned column i0 and row j0 of the team's tile of owned_tiles (nx owned columns).
-template <class Member>
+template <class E, class Member>
 KOKKOS_INLINE_FUNCTION void tile_origin(const Member& team, int nx, int& i0, int& j0) {
-  const int ntx = (nx + kTileX - 1) / kTileX;
-  i0 = (team.league_rank() % ntx) * kTileX;
+  const int ntx = (nx + kTileX<E> - 1) / kTileX<E>;
+  i0 = (team.league_rank() % ntx) * kTileX<E>;
   j0 = (team.league_rank() / ntx) * kTileY;
 }
 
 /// Calls f(i, j), a thread a cell, for the owned cells (i, j) of the team's tile (of nx x ny).
-template <class Member, class F>
+template <class E, class Member, class F>
 KOKKOS_INLINE_FUNCTION void for_tile_cells(const Member& team, int nx, int ny, const F& f) {
   int i0, j0;
-  tile_origin(team, nx, i0, j0);
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX * kTileY), [&](const int k) {
-    const int i = i0 + k % kTileX, j = j0 + k / kTileX;
+  tile_origin<E>(team, nx, i0, j0);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kTileX<E> * kTileY), [&](const int k) {
+    const int i = i0 + k % kTileX<E>, j = j0 + k / kTileX<E>;
     if (i < nx && j < ny) f(i, j);
   });
 }
@@ -157,8 +160,8 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
   constexpr int K = QuietMap<E>::kCells;
   Kokkos::parallel_for("shwa::maxima", owned_tiles<E>(g), [=](const typename TilePolicy<E>::member_type& team) {
     int i0, j0;
-    tile_origin(team, nx, i0, j0);
-    const int i1 = i0 + kTileX < nx ? i0 + kTileX : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
+    tile_origin<E>(team, nx, i0, j0);
+    const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
     for (int j = j0; j < j1; ++j) {
       const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
       Real *hm = &hmax(j, 0), *cx = &cmax(j, 0), *ar = &arrival(j, 0);
@@ -241,7 +244,7 @@ void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, dou
   const int ny = g.ny;
   Kokkos::parallel_for(
       "shwa::maxima", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
-        for_tile_cells(team, nx, ny, [&](const int i, const int j) {
+        for_tile_cells<E>(team, nx, ny, [&](const int i, const int j) {
           if (q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch) return;
           const Real d = h(j + ng, i + ng), c_mass = hc(j + ng, i + ng);
           bool bad = unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass);
@@ -273,7 +276,7 @@ void record_health(const Conserved<E>& w, const Grid& g, double t, long step, co
   const Conserved<E> state = w;
   Kokkos::parallel_for(
       "shwa::health", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
-        for_tile_cells(team, nx, ny, [&](const int i, const int j) {
+        for_tile_cells<E>(team, nx, ny, [&](const int i, const int j) {
           if (unhealthy(state, j + ng, i + ng))
             health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
                                   static_cast<unsigned long long>(i));
