@@ -429,7 +429,7 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
   const Tiling t = tiling;
   Kokkos::parallel_reduce(
       "shwa::cfl_min_dt",
-      tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      cheap_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m, Real& lmax) {
         Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         if (!active_part(q, tl)) return;

@@ -241,6 +241,22 @@ class OneOfMany final : public Exchanger<E> {
 
 }  // namespace
 
+TEST_CASE("the host CFL pass takes its tiles in chunks of up to 16, at least 4 takes a thread", "[kernels]") {
+  using H = Kokkos::DefaultHostExecutionSpace;
+  const long threads = H().concurrency();
+  for (int n : {8, 300, 1200, 4096}) {
+    const auto p = detail::cheap_tile_policy<H>(Box{0, n, 0, n}, Tiling{128, 8});
+    const int c = p.chunk_size();
+    CAPTURE(n, c, threads, p.league_size());
+    CHECK(p.league_size() == detail::ceil_div(n, 128) * detail::ceil_div(n, 8));
+    CHECK(c >= 1);
+    CHECK(c <= 16);
+    CHECK((c & (c - 1)) == 0);  // Kokkos takes powers of two
+    if (c > 1) CHECK(p.league_size() / c >= 4 * threads);
+    if (c < 16) CHECK(p.league_size() / (2 * c) < 4 * threads);  // and the largest such
+  }
+}
+
 TEST_CASE("the step the update reads from the device is the host's, bit for bit", "[kernels]") {
   // On a device, a single block's update computes the step from the CFL pass's result in device
   // memory (StepDt) and the host learns it from what the update reports; a block among others, or
