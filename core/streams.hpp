@@ -46,9 +46,11 @@ class OverlapSpaces<Kokkos::Cuda> {
   OverlapSpaces() {
     int least = 0, greatest = 0;  // CUDA numbers higher priorities lower
     check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-    // Blocking streams (CUDA also orders them with the legacy default stream). The step does not
-    // rely on that: its host has waited for the default stream's work (the CFL reduction) before
-    // it queues work here, and it waits for both streams before the step ends (Solver::step).
+    // Non-blocking streams: CUDA does not order them with the legacy default stream, on which
+    // Kokkos 3.x runs the default instance's work. The step orders them itself: its host has
+    // waited for the default stream's work (the CFL reduction) before it queues work here, and it
+    // waits for both streams before the step ends (Solver::step). (Blocking streams would also
+    // make any legacy-stream work queued during the overlap wait for the whole interior.)
     band_ = std::make_unique<Owned>(greatest);
     interior_ = std::make_unique<Owned>(least);
   }
@@ -78,7 +80,8 @@ class OverlapSpaces<Kokkos::Cuda> {
     }
     static cudaStream_t create(int priority) {
       cudaStream_t s = nullptr;
-      check(cudaStreamCreateWithPriority(&s, cudaStreamDefault, priority), "cudaStreamCreateWithPriority");
+      check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, priority),
+            "cudaStreamCreateWithPriority");
       return s;
     }
   };

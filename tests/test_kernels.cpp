@@ -328,8 +328,8 @@ TEST_CASE("an overlapped step updates the interior on an instance of its own, sa
   const OverlapSpaces<DefaultExec>& sp = s.overlap_spaces();
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<DefaultExec, Kokkos::Cuda>::value) {
-    // Two streams of their own, neither the default one, the band's of higher priority (CUDA
-    // numbers higher priorities lower).
+    // Two non-blocking streams of their own, neither the default one, the band's of higher
+    // priority (CUDA numbers higher priorities lower).
     REQUIRE(sp.distinct());
     const cudaStream_t b = sp.band().cuda_stream(), i = sp.interior().cuda_stream();
     CHECK(b != i);
@@ -342,6 +342,12 @@ TEST_CASE("an overlapped step updates the interior on an instance of its own, sa
     CHECK(pb == greatest);
     CHECK(pi == least);
     if (least != greatest) CHECK(pb < pi);
+    // Not ordered with the legacy default stream: the step orders its work itself.
+    unsigned fb = 0, fi = 0;
+    REQUIRE(cudaStreamGetFlags(b, &fb) == cudaSuccess);
+    REQUIRE(cudaStreamGetFlags(i, &fi) == cudaSuccess);
+    CHECK((fb & cudaStreamNonBlocking) != 0);
+    CHECK((fi & cudaStreamNonBlocking) != 0);
     return;
   }
 #endif
