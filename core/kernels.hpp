@@ -334,9 +334,8 @@ HostTilePolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size) {
 
 /// tile_policy for a pass of cheap tiles (the CFL pass): threads take up to 16 tiles at a time,
 /// keeping at least 4 takes a thread. Kokkos' own choice, a few tiles a take, suits the update;
-/// a CFL pass whose tiles are mostly skipped dry land then spends its time in the threads' contended
-/// takes (on 16 threads of an H200 machine the estuary's pass took 0.80-0.97 ms with 2 tiles a take,
-/// 0.37-0.39 ms with 16: perf/results, session 16).
+/// a CFL pass whose tiles are mostly skipped dry land spent most of its time on many threads in
+/// contended takes (docs/kernels.md, "Load balance"; perf/results/, session 16).
 template <class E>
 HostTilePolicy<E> cheap_tile_policy(const Box& box, const Tiling& t) {
   HostTilePolicy<E> p = tile_policy<E>(box, t, 1);
