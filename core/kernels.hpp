@@ -402,22 +402,27 @@ static_assert(kLanes >= 3, "a column team needs two neighbour lanes and an owned
 #ifndef SHWA_DEVICE_COLUMN_MIN_TEAMS
 #define SHWA_DEVICE_COLUMN_MIN_TEAMS 8
 #endif
-/// The launch bound of the decoupled update of one tracer where it takes its step from the host,
-/// as blocks above device_step_max_cells() do (Solver::step):
-/// SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS teams of 32 lanes. 16 caps the update at 128 registers:
-/// it spills a little, and 16 warps a multiprocessor against 12 (uncapped, 155 registers) hide
-/// more of its latency where a grid has many waves of teams; with few waves the spills cost more
-/// than the warps gain (perf/results).
-#ifndef SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS
-#define SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS 16
+/// The launch bound of the decoupled update of one tracer in blocks with many teams
+/// (capped_update_teams): SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS teams of 32 lanes. 16 caps the
+/// update at 128 registers: it spills a little, and 16 warps a multiprocessor against 12
+/// (uncapped, 155 registers) hide more of its latency where a grid has many waves of teams; with
+/// few waves the spills cost more than the warps gain (perf/results).
+#ifndef SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS
+#define SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS 16
 #endif
 /// Teams of kLanes a multiprocessor for `teams32` teams of 32 lanes (at least 1).
 constexpr int column_min_teams(int teams32) {
   return teams32 * 32 / kLanes > 0 ? teams32 * 32 / kLanes : 1;
 }
 inline constexpr int kColumnMinTeams = column_min_teams(SHWA_DEVICE_COLUMN_MIN_TEAMS);
-inline constexpr int kUpdateHostStepMinTeams =
-    column_min_teams(SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS);
+inline constexpr int kUpdateCappedMinTeams =
+    column_min_teams(SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS);
+/// The fewest teams of a block whose one-tracer update is capped: one for every warp the device
+/// holds at once (an H200: 1024^2 and 2048^2 have fewer, 4096^2 and up more).
+template <class E>
+long capped_update_teams() {
+  return long(E().concurrency()) / kLanes;
+}
 template <class E, int MinTeams = kColumnMinTeams>
 using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, MinTeams>>;
 
@@ -876,20 +881,18 @@ struct DecoupledUpdate {
   }
 };
 
-/// Launches an update functor F<E, StepSource, NT> with the step's source: DeviceStep with the
-/// policy `on_device`, or HostStep with `on_host` (StepDt).
-template <template <class, class, int> class F, int NT, class E, class DevicePol, class HostPol,
-          class... Rest>
-void launch_update(const char* name, const DevicePol& on_device, const HostPol& on_host,
-                   const StepDt& step, const StepConstants& k, const UpdateArgs<E>& a,
-                   Rest... rest) {
+/// Launches an update functor F<E, StepSource, NT> with the step's source: HostStep or DeviceStep
+/// (StepDt).
+template <template <class, class, int> class F, int NT, class E, class Policy, class... Rest>
+void launch_update(const char* name, const Policy& policy, const StepDt& step,
+                   const StepConstants& k, const UpdateArgs<E>& a, Rest... rest) {
   if (step.on_device()) {
     const DeviceStep s{step, Real(k.dx), Real(k.dy)};
-    Kokkos::parallel_for(name, on_device, F<E, DeviceStep, NT>{a, s, rest...});
+    Kokkos::parallel_for(name, policy, F<E, DeviceStep, NT>{a, s, rest...});
   } else {
     const Real dt = step.value;
     const HostStep s{{dt, dt / Real(k.dx), dt / Real(k.dy)}};
-    Kokkos::parallel_for(name, on_host, F<E, HostStep, NT>{a, s, rest...});
+    Kokkos::parallel_for(name, policy, F<E, HostStep, NT>{a, s, rest...});
   }
 }
 
@@ -951,9 +954,8 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
       detail::host_flux_update_recompute<NT>(w, out, H, gn2_field, box, step.value, k, tiling, clipped,
                                              quiet);
     } else {
-      const auto policy = detail::device_tile_policy<E>(box, tiling, space);
       detail::launch_update<detail::RecomputeUpdate, NT>(
-          "shwa::flux_update_recompute", policy, policy, step, k,
+          "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling, space), step, k,
           detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
           detail::ceil_div(box.nx(), tiling.tx));
     }
@@ -984,16 +986,22 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
       detail::host_flux_update_decoupled<NT>(w, out, H, gn2_field, box, step.value, k, tiling, clipped,
                                              quiet);
     } else {
-      // One tracer's update from the host's step (large blocks) with more warps a multiprocessor
-      // (kUpdateHostStepMinTeams); more tracers need more registers, and keep the general bound.
+      // One tracer's update in blocks of many teams with more warps a multiprocessor
+      // (kUpdateCappedMinTeams); more tracers need more registers, and keep the general bound.
       using Col = detail::Column<E, NT>;
       const int rows = detail::column_rows<E>(box, tiling.rows);
-      constexpr int host_bound =
-          NT == 1 ? detail::kUpdateHostStepMinTeams : detail::kColumnMinTeams;
+      const auto args = detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet);
+      if constexpr (NT == 1) {
+        if (Col::teams(box, rows) >= detail::capped_update_teams<E>()) {
+          detail::launch_update<detail::DecoupledUpdate, NT>(
+              "shwa::flux_update_decoupled",
+              Col::template policy<detail::kUpdateCappedMinTeams>(box, rows, space), step, k, args,
+              rows);
+          return;
+        }
+      }
       detail::launch_update<detail::DecoupledUpdate, NT>(
-          "shwa::flux_update_decoupled", Col::policy(box, rows, space),
-          Col::template policy<host_bound>(box, rows, space), step, k,
-          detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), rows);
+          "shwa::flux_update_decoupled", Col::policy(box, rows, space), step, k, args, rows);
     }
   });
 }

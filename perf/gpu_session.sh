@@ -15,7 +15,7 @@
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
 #   float    CUDA single precision: build shwa_bench, run it (history as for bench)
 #   bounds   shwa_bench built with each launch bound $BOUND_VAR = $BOUNDS (default: the large blocks'
-#            update, SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS = 12 16 20 24; the other column kernels:
+#            update, SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS = 12 16 20 24; the other column kernels:
 #            SHWA_DEVICE_COLUMN_MIN_TEAMS), at $BOUND_SIZES (8192); BOUND_MACRO=1: the
 #            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
@@ -118,7 +118,7 @@ for step in "$@"; do
       bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" &&
       history "$out/bench-cuda-float.json" ;;
   bounds)
-    bv=${BOUND_VAR:-SHWA_DEVICE_UPDATE_HOST_STEP_MIN_TEAMS}
+    bv=${BOUND_VAR:-SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS}
     for b in ${BOUNDS:-12 16 20 24}; do
       def=(-D$bv=$b); [ "${BOUND_MACRO:-0}" = 1 ] && def=(-DCMAKE_CXX_FLAGS=-D$bv=$b)
       cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
