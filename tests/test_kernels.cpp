@@ -262,12 +262,16 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
   // memory (StepDt) and the host learns it from what the update reports; a block among others, or
   // one larger than device_step_max_cells(), brings it to the host first. Same steps, same
   // fields, to the last bit, both variants, with runs that end on a time (the last step clipped)
-  // and skipped dry land.
+  // and skipped dry land: walls; every boundary type, with one and with two ghost layers.
   INFO((DeviceReport<DefaultExec>::kAvailable ? "device path against host path"
                                               : "this space has no device path: both runs take the host path"));
-  const Case c = bowl_case();
+  Case two_layers = busy_case(97, 70);
+  two_layers.grid = Grid::single(97, 70, 1.0, 0.8, 0, 0, 2);
+  const Case cases[] = {bowl_case(), busy_case(97, 70), two_layers};
+  for (int ci = 0; ci < 3; ++ci)
   for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
-    CAPTURE(to_string(v));
+    const Case& c = cases[ci];
+    CAPTURE(ci, to_string(v));
     SingleBlock<DefaultExec> single;
     OneOfMany<DefaultExec> many;
     REQUIRE(single.single_block());
