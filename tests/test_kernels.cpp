@@ -241,6 +241,26 @@ class OneOfMany final : public Exchanger<E> {
 
 }  // namespace
 
+TEST_CASE("a block of many teams takes the capped update, same bits", "[kernels]") {
+  // On a GPU, the one-tracer decoupled update of a block of at least capped_update_teams() column
+  // teams launches with a launch bound that caps its registers (another compilation of the same
+  // code). One row a team makes this small block one of many teams; eight rows, one of few. The
+  // two must give the same bits (the tiling test's invariant), so the capped kernel is checked
+  // against the uncapped one.
+  const long capped = detail::capped_update_teams<DefaultExec>();
+  const int nx = 300, ny = std::max(40, int(capped / detail::ceil_div(nx, detail::Column<DefaultExec>::kOwned)) + 2);
+  const Case c = busy_case(nx, ny);
+  const Box owned = c.grid.owned();
+  INFO("teams with 1 row: " << detail::Column<DefaultExec>::teams(owned, 1) << ", capped from " << capped);
+  if (!is_host_space<DefaultExec>()) {
+    REQUIRE(detail::Column<DefaultExec>::teams(owned, 1) >= capped);
+    REQUIRE(detail::Column<DefaultExec>::teams(owned, 8) < capped);
+  }
+  const HostState few = run<DefaultExec>(c, params(Variant::Decoupled, {32, 8, 8}), 0, 60);
+  const HostState many = run<DefaultExec>(c, params(Variant::Decoupled, {32, 8, 1}), 0, 60);
+  CHECK(same_bits(many, few));
+}
+
 TEST_CASE("the host CFL pass takes its tiles in chunks of up to 16, at least 4 takes a thread", "[kernels]") {
   using H = Kokkos::DefaultHostExecutionSpace;
   const long threads = H().concurrency();
