@@ -13,6 +13,7 @@
 
 #include "fields.hpp"
 #include "grid.hpp"
+#include "kernels.hpp"
 #include "quiet.hpp"
 #include "roe.hpp"
 #include "simd.hpp"
@@ -111,7 +112,9 @@ class HealthRecord {
 /// The owned cells of a block in tiles of kTileX x kTileY, a team a tile (a thread a cell on a GPU:
 /// rows of 32 cells read in one transaction; one thread a tile on a host, whose rows of 128 cells
 /// keep the SIMD loops in long runs), launched with the functor as a kernel argument
-/// (launch_light), so that these kernels never wait for the step's kernels before them.
+/// (launch_light), so that these kernels never wait for the step's kernels before them. A host
+/// hands the tiles out as the CFL pass does (detail::cheap_tile_policy): the maxima pass skips
+/// quiet tiles, so contiguous shares would leave the threads that hold the water doing its work.
 template <class E>
 inline constexpr int kTileX = is_host_space<E>() ? 128 : 32;
 inline constexpr int kTileY = 8;
@@ -119,11 +122,12 @@ template <class E>
 using TilePolicy = Kokkos::TeamPolicy<E>;
 template <class E>
 auto owned_tiles(const Grid& g) {
-  const int n = ((g.nx + kTileX<E> - 1) / kTileX<E>) * ((g.ny + kTileY - 1) / kTileY);
-  if constexpr (is_host_space<E>())
-    return launch_light(TilePolicy<E>(n, Kokkos::AUTO));
-  else
+  if constexpr (is_host_space<E>()) {
+    return launch_light(detail::cheap_tile_policy<E>(Box{0, g.nx, 0, g.ny}, Tiling{kTileX<E>, kTileY}));
+  } else {
+    const int n = ((g.nx + kTileX<E> - 1) / kTileX<E>) * ((g.ny + kTileY - 1) / kTileY);
     return launch_light(TilePolicy<E>(n, kTileX<E> * kTileY));
+  }
 }
 
 /// The first owned column i0 and row j0 of the team's tile of owned_tiles (nx owned columns).
