@@ -17,7 +17,8 @@
 #   bounds   shwa_bench built with each launch bound $BOUND_VAR = $BOUNDS (default: the large blocks'
 #            update, SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS = 12 16 20 24; the other column kernels:
 #            SHWA_DEVICE_COLUMN_MIN_TEAMS), at $BOUND_SIZES (8192); BOUND_MACRO=1: the
-#            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one
+#            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one;
+#            BOUND_PRESET=cuda-float builds them in single precision
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
 #            GPU-over-CPU speedup table (run bench and float first); OMP_BIND (spread) and
@@ -121,7 +122,7 @@ for step in "$@"; do
     bv=${BOUND_VAR:-SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS}
     for b in ${BOUNDS:-12 16 20 24}; do
       def=(-D$bv=$b); [ "${BOUND_MACRO:-0}" = 1 ] && def=(-DCMAKE_CXX_FLAGS=-D$bv=$b)
-      cmake --preset cuda -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
+      cmake --preset "${BOUND_PRESET:-cuda}" -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
         cmake --build "build/cuda-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-mt$b.log" 2>&1 &
     done; wait
     for b in ${BOUNDS:-12 16 20 24}; do
