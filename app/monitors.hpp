@@ -13,7 +13,7 @@
 
 #include "fields.hpp"
 #include "grid.hpp"
-#include "kernels.hpp"
+#include "host_tiles.hpp"
 #include "quiet.hpp"
 #include "roe.hpp"
 #include "simd.hpp"
@@ -125,7 +125,7 @@ auto owned_tiles(const Grid& g) {
   if constexpr (is_host_space<E>()) {
     return launch_light(detail::cheap_tile_policy<E>(Box{0, g.nx, 0, g.ny}, Tiling{kTileX<E>, kTileY}));
   } else {
-    const int n = ((g.nx + kTileX<E> - 1) / kTileX<E>) * ((g.ny + kTileY - 1) / kTileY);
+    const int n = detail::ceil_div(g.nx, kTileX<E>) * detail::ceil_div(g.ny, kTileY);
     return launch_light(TilePolicy<E>(n, kTileX<E> * kTileY));
   }
 }

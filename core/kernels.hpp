@@ -18,6 +18,7 @@
 #pragma once
 
 #include "fields.hpp"
+#include "host_tiles.hpp"
 #include "quiet.hpp"
 #include "roe.hpp"
 #include "types.hpp"
@@ -296,8 +297,6 @@ KOKKOS_FORCEINLINE_FUNCTION Fluct add(const Fluct& a, const Fluct& b) {
   return Fluct{a.h + b.h, a.qn + b.qn, a.qt + b.qt, add_rn(a.hc, b.hc)};
 }
 
-inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
 /// The tile a team works on: its first cell (i0, j0) and its size, clipped to the box.
 struct Tile {
   int i0, j0, ntx, nty;
@@ -320,30 +319,6 @@ struct Stencil {
         s(load_prim(f, H, j - 1, i, eps)),
         n(load_prim(f, H, j + 1, i, eps)) {}
 };
-
-/// The host sweeps' tiles, handed out to threads as they come free: a tile of skipped dry land
-/// takes no time, so contiguous shares would leave the threads that hold the water doing the work.
-template <class E>
-using HostTilePolicy = Kokkos::TeamPolicy<E, Kokkos::Schedule<Kokkos::Dynamic>>;
-
-template <class E>
-HostTilePolicy<E> tile_policy(const Box& box, const Tiling& t, int team_size) {
-  const int ntiles = ceil_div(box.nx(), t.tx) * ceil_div(box.ny(), t.ty);
-  return HostTilePolicy<E>(ntiles, team_size);
-}
-
-/// tile_policy for a pass of cheap tiles (the CFL pass): threads take up to 16 tiles at a time,
-/// keeping at least 4 takes a thread. Kokkos' own choice, a few tiles a take, suits the update;
-/// a CFL pass whose tiles are mostly skipped dry land spent most of its time on many threads in
-/// contended takes (docs/kernels.md, "Load balance"; perf/results/, session 16).
-template <class E>
-HostTilePolicy<E> cheap_tile_policy(const Box& box, const Tiling& t) {
-  HostTilePolicy<E> p = tile_policy<E>(box, t, 1);
-  const long per_take = long(p.league_size()) / (4L * E().concurrency());
-  int chunk = 1;
-  while (chunk < 16 && 2 * chunk <= per_take) chunk *= 2;
-  return p.set_chunk_size(chunk);
-}
 
 /// The device recompute kernel: one thread a cell of the tile, team size TX * TY (max_tile_cells at
 /// most).

@@ -119,15 +119,15 @@ for step in "$@"; do
       bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" &&
       history "$out/bench-cuda-float.json" ;;
   bounds)
-    bv=${BOUND_VAR:-SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS}
+    bv=${BOUND_VAR:-SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS}; bp=${BOUND_PRESET:-cuda}
     for b in ${BOUNDS:-12 16 20 24}; do
       def=(-D$bv=$b); [ "${BOUND_MACRO:-0}" = 1 ] && def=(-DCMAKE_CXX_FLAGS=-D$bv=$b)
-      cmake --preset "${BOUND_PRESET:-cuda}" -B "build/cuda-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
-        cmake --build "build/cuda-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-mt$b.log" 2>&1 &
+      cmake --preset "$bp" -B "build/$bp-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
+        cmake --build "build/$bp-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-$bp-mt$b.log" 2>&1 &
     done; wait
     for b in ${BOUNDS:-12 16 20 24}; do
-      echo "-- $bv=$b"; bench "build/cuda-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES"
-    done 2>&1 | tee "$out/bench-bounds.log" ;;
+      echo "-- $bp: $bv=$b"; bench "build/$bp-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES"
+    done 2>&1 | tee "$out/bench-bounds-$bp.log" ;;
   openmp)
     ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
       cmake --build --preset openmp-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-openmp-float.log" 2>&1 ) || echo "openmp-float build FAILED"
