@@ -247,14 +247,16 @@ TEST_CASE("a block of many teams takes the capped update, same bits", "[kernels]
   // code). One row a team makes this small block one of many teams; eight rows, one of few. The
   // two must give the same bits (the tiling test's invariant), so the capped kernel is checked
   // against the uncapped one.
+  using Col = detail::Column<DefaultExec>;
   const long capped = detail::capped_update_teams<DefaultExec>();
-  const int nx = 300, ny = std::max(40, int(capped / detail::ceil_div(nx, detail::Column<DefaultExec>::kOwned)) + 2);
+  const int nx = 300, strips = detail::ceil_div(nx, Col::kOwned);
+  const int ny = std::max(40, int(capped / strips) + 2);  // one row a team: at least `capped` teams
   const Case c = busy_case(nx, ny);
   const Box owned = c.grid.owned();
-  INFO("teams with 1 row: " << detail::Column<DefaultExec>::teams(owned, 1) << ", capped from " << capped);
+  INFO("teams with 1 row: " << Col::teams(owned, 1) << ", capped from " << capped);
   if (!is_host_space<DefaultExec>()) {
-    REQUIRE(detail::Column<DefaultExec>::teams(owned, 1) >= capped);
-    REQUIRE(detail::Column<DefaultExec>::teams(owned, 8) < capped);
+    REQUIRE(Col::teams(owned, 1) >= capped);
+    REQUIRE(Col::teams(owned, 8) < capped);
   }
   const HostState few = run<DefaultExec>(c, params(Variant::Decoupled, {32, 8, 8}), 0, 60);
   const HostState many = run<DefaultExec>(c, params(Variant::Decoupled, {32, 8, 1}), 0, 60);
