@@ -132,6 +132,9 @@ for step in "$@"; do
     ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
       cmake --build --preset openmp-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-openmp-float.log" 2>&1 ) || echo "openmp-float build FAILED"
     lscpu > "$out/lscpu.txt" 2>&1; grep -E "^(Model name|Thread|Core|Socket|NUMA node\(s\)|CPU max MHz|L3)" "$out/lscpu.txt"
+    c++ --version | head -1  # whether the host loops vectorize depends on it (docs/kernels.md)
+    for p in openmp openmp-float; do python3 perf/host_simd.py build/$p/perf/shwa_bench > "$out/host-simd-$p.txt" ||
+      { echo "$p: a hot host loop is scalar, the figures below are not the code's"; cat "$out/host-simd-$p.txt"; }; done
     for nt in ${OMP_THREADS:-16 $(nproc)}; do
       for prec in double float; do
         b=build/openmp/perf/shwa_bench; [ $prec = float ] && b=build/openmp-float/perf/shwa_bench
