@@ -148,13 +148,15 @@ constexpr int max_tile_cells() {
 }
 
 /// The tile of a Tiling left at 0 x 0. On a GPU, 32 x 8: the recompute kernel's team (the column
-/// kernels do not read it). On a host, 128 x 8: the sweeps' SIMD loops run over rows of edges one
-/// longer than the tile (tx + 1 x-edges, tx + 2 cells loaded), so a narrow tile spends a
-/// large share of them in remainders, and a host tile skips dry land by its parts
-/// (QuietMap::active_part), so a wide one loses little of the skipping (perf/results/, session 15).
+/// kernels do not read it). On a host, rows of 1 KiB, 8 high (128 x 8 in double, 256 x 8 in
+/// single precision): the sweeps' SIMD loops run over rows of edges one longer than the tile
+/// (tx + 1 x-edges, tx + 2 cells loaded), so a narrow tile spends a large share of them in
+/// remainders, and the same bytes a row give the same number of vectors a row in either
+/// precision. A host tile skips dry land by its parts (QuietMap::active_part), so a wide one
+/// loses little of the skipping (perf/results/, sessions 15 and 19).
 template <class E>
 constexpr Tiling default_tile() {
-  return is_host_space<E>() ? Tiling{128, 8} : Tiling{32, 8};
+  return is_host_space<E>() ? Tiling{int(1024 / sizeof(Real)), 8} : Tiling{32, 8};
 }
 
 namespace detail {
