@@ -33,11 +33,19 @@ KOKKOS_FORCEINLINE_FUNCTION bool isfinite(T x) { return SHWA_KOKKOS_MATH::isfini
 // in every cell, dry land the root of zero depth. On GPUs these two return a zero operand as it is,
 // which is what the operation gives (the same sign), and branch around it; hosts compute as usual
 // (a branch would stop the vectorization of the edge loops). The same values either way.
+// SHWA_BRANCH_ON_ZERO_MIN_BYTES: the smallest type that branches (4: float and double; 8: double
+// only), a build setting so that single precision can be timed both ways: the branch was measured
+// in double, and costs single precision in moving water (docs/kernels.md).
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define SHWA_BRANCH_ON_ZERO 1
 #else
 #define SHWA_BRANCH_ON_ZERO 0
 #endif
+#ifndef SHWA_BRANCH_ON_ZERO_MIN_BYTES
+#define SHWA_BRANCH_ON_ZERO_MIN_BYTES 4
+#endif
+template <class T>
+inline constexpr bool kBranchOnZero = SHWA_BRANCH_ON_ZERO && sizeof(T) >= SHWA_BRANCH_ON_ZERO_MIN_BYTES;
 
 // Arithmetic that no compiler contracts. Compilers may fuse a product and the sum or difference
 // it feeds into one FMA (rounded once, not twice), and which pairs they fuse depends on the code
@@ -113,17 +121,15 @@ KOKKOS_FORCEINLINE_FUNCTION float sub_rn(float a, float b) {
 /// num / den for den > 0.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T divide(T num, T den) {
-#if SHWA_BRANCH_ON_ZERO
-  if (num == T(0)) return num;
-#endif
+  if constexpr (kBranchOnZero<T>)
+    if (num == T(0)) return num;
   return num / den;
 }
 /// sqrt(x) for x >= 0.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T sqrt_nonneg(T x) {
-#if SHWA_BRANCH_ON_ZERO
-  if (x == T(0)) return x;
-#endif
+  if constexpr (kBranchOnZero<T>)
+    if (x == T(0)) return x;
   return sqrt(x);
 }
 

@@ -89,8 +89,11 @@ struct Result {
   double seconds, cups, gbs, pct;
 };
 
+/// The problem's initial x-velocity [m/s], unless --velocity sets another.
+constexpr double kVelocity = 0.5;
+
 Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw, int extra_rows,
-               bool skip_dry, int tracers) {
+               bool skip_dry, int tracers, double velocity) {
   SolverParams p;
   p.tracers = tracers;
   p.variant = v;
@@ -105,7 +108,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   initialize(s, ex, [&](double x, double y, CellInit& c) {
     c.H = 10.0 + 2.0 * std::sin(x / 70.0) * std::cos(y / 90.0);
     c.eta = 1.0 * std::exp(-((x - 400) * (x - 400) + (y - 500) * (y - 500)) / 20000.0);
-    c.u = 0.5;
+    c.u = velocity;
     c.c[0] = (x > 600 && y > 600) ? 1.0 : 0.0;
     for (int k = 1; k < tracers; ++k) c.c[k] = 0.001 * (k * x + y);  // the others: gradients
   });
@@ -151,6 +154,7 @@ int main(int argc, char* argv[]) {
   double extra_work = 0;
   int tracers = 1;
   std::string skip_dry = "on";
+  double velocity = kVelocity;
   app.add_option("--sizes", sizes, "comma-separated grid sizes n (n x n cells)");
   app.add_option("--variants", variants, "comma-separated: recompute, decoupled");
   app.add_option("--tiles", tiles,
@@ -161,6 +165,9 @@ int main(int argc, char* argv[]) {
   app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_option("--skip-dry", skip_dry, "skip dry land that cannot change (the field is all wet: its cost)")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--velocity", velocity,
+                 "the water's initial x-velocity [m/s]; 0: still water away from the hump, where the "
+                 "kernels divide zero momenta (perf/history.py records only the default)");
   app.add_option("--json", json, "also write the results to this JSON file");
   app.add_option("--tracers", tracers, "passive tracers (pollutants) carried; the modelled traffic is 11 + 2 x tracers values a cell")
       ->check(CLI::Range(1, shwa::kMaxTracers));
@@ -186,6 +193,7 @@ int main(int argc, char* argv[]) {
               compiler_id(), SHWA_HOST_ISA);
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
   if (tracers != 1) std::printf("# %d tracers\n", tracers);
+  if (velocity != kVelocity) std::printf("# initial x-velocity %g m/s\n", velocity);
   std::printf("%7s %-10s %10s %7s %10s %12s %9s %8s %9s\n", "n", "variant", "tile/rows", "steps", "time[s]",
               "Gcells/s", "GB/s", "copyGB/s", "%copy");
   for (const auto& ns : split(sizes, ',')) {
@@ -198,7 +206,7 @@ int main(int argc, char* argv[]) {
         return 2;
       }
       for (const Tiling& t : tilings) {
-        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on", tracers);
+        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on", tracers, velocity);
         results.push_back(r);
         const std::string ts = std::to_string(r.tile.tx) + "x" + std::to_string(r.tile.ty) + "/" + std::to_string(r.tile.rows) +
                                (t.rows > 0 ? "" : "a") + "/" + std::to_string(r.tile.cfl_rows) + (t.cfl_rows > 0 ? "" : "a");
@@ -212,7 +220,8 @@ int main(int argc, char* argv[]) {
   if (!json.empty()) {
     std::ofstream f(json);
     f << "{\n  \"space\": \"" << DefaultExec::name() << "\",\n  \"precision\": \""
-      << (sizeof(Real) == 8 ? "double" : "float") << "\",\n  \"tracers\": " << tracers << ",\n  \"results\": [\n";
+      << (sizeof(Real) == 8 ? "double" : "float") << "\",\n  \"tracers\": " << tracers << ",\n  \"velocity\": " << velocity
+      << ",\n  \"results\": [\n";
     for (size_t k = 0; k < results.size(); ++k) {
       const auto& r = results[k];
       f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx

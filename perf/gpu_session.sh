@@ -18,7 +18,8 @@
 #            update, SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS = 12 16 20 24; the other column kernels:
 #            SHWA_DEVICE_COLUMN_MIN_TEAMS), at $BOUND_SIZES (8192); BOUND_MACRO=1: the
 #            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one;
-#            BOUND_PRESET=cuda-float builds them in single precision
+#            BOUND_PRESET=cuda-float builds them in single precision; BENCH_ARGS: more shwa_bench
+#            arguments (e.g. --velocity 0)
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
 #            GPU-over-CPU speedup table (run bench and float first); OMP_BIND (spread) and
@@ -126,7 +127,7 @@ for step in "$@"; do
         cmake --build "build/$bp-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-$bp-mt$b.log" 2>&1 &
     done; wait
     for b in ${BOUNDS:-12 16 20 24}; do
-      echo "-- $bp: $bv=$b"; bench "build/$bp-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES"
+      echo "-- $bp: $bv=$b"; bench "build/$bp-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES" ${BENCH_ARGS:-}
     done 2>&1 | tee "$out/bench-bounds-$bp.log" ;;
   openmp)
     ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&

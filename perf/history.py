@@ -62,8 +62,17 @@ def report(rows, start):
     return drops
 
 
+# The problem the history follows: shwa_bench's defaults (one tracer, initial x-velocity 0.5 m/s).
+# Rows are keyed without these, so a run of another problem would read as a gain or a drop.
+STANDARD = {"tracers": 1, "velocity": 0.5}
+
+
 def append(args):
     data = json.load(open(args.json))
+    for name, value in STANDARD.items():
+        if data.get(name, value) != value:
+            sys.exit(f"history: {args.json} has {name} = {data[name]}; the history records shwa_bench's "
+                     f"standard problem only ({name} = {value}); nothing appended")
     rows = read(args.history)
     start = len(rows)
     best = {}
