@@ -20,6 +20,11 @@
 #            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one;
 #            BOUND_PRESET=cuda-float builds them in single precision; BENCH_ARGS: more shwa_bench
 #            arguments (e.g. --velocity 0)
+#   trees    the same benchmark for several commits, timed in turn in one process's conditions:
+#            each .deps/trees/NAME.tgz (`git archive --format=tar.gz -o .deps/trees/NAME.tgz COMMIT`)
+#            built side by side ($TREE_PRESET, default cuda: shwa_bench only), then shwa_bench
+#            --sizes $TREE_SIZES (default 8192,16384) $BENCH_ARGS of each, $TREE_ROUNDS rounds
+#            (default 2) (trees.txt, written as it goes): a bisect of a performance change
 #   openmp   shwa_bench of the OpenMP build (double, then float) on each of $OMP_THREADS host
 #            thread counts (default: 16, the cores of a one-GPU machine, and all cores), then the
 #            GPU-over-CPU speedup table (run bench and float first); OMP_BIND (spread) and
@@ -129,6 +134,22 @@ for step in "$@"; do
     for b in ${BOUNDS:-12 16 20 24}; do
       echo "-- $bp: $bv=$b"; bench "build/$bp-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES" ${BENCH_ARGS:-}
     done 2>&1 | tee "$out/bench-bounds-$bp.log" ;;
+  trees)
+    tp=${TREE_PRESET:-cuda}; names=()
+    scripts/build-kokkos.sh "${tp%-float}" > "$out/trees-kokkos.log" 2>&1 || { tail "$out/trees-kokkos.log"; continue; }
+    for t in .deps/trees/*.tgz; do
+      [ -e "$t" ] || { echo "trees: no .deps/trees/*.tgz"; break; }
+      n=$(basename "$t" .tgz); names+=("$n"); d=/tmp/shwa-trees/$n
+      ( rm -rf "$d" && mkdir -p "$d" && tar xzf "$t" -C "$d" && cd "$d" &&
+        cmake --preset "$tp" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF -DSHWA_ENABLE_APP=OFF > "$out/trees-configure-$n.log" 2>&1 &&
+        cmake --build --preset "$tp" -j 4 --target shwa_bench > "$out/trees-build-$n.log" 2>&1 || echo "trees: $n build FAILED" ) &
+    done; wait
+    for r in $(seq "${TREE_ROUNDS:-2}"); do
+      for n in "${names[@]}"; do
+        b=/tmp/shwa-trees/$n/build/$tp/perf/shwa_bench; [ -x "$b" ] || continue
+        bench "$b" --sizes "${TREE_SIZES:-8192,16384}" --tiles 32x8 ${BENCH_ARGS:-} | grep -E "^ +[0-9]+ (rec|dec)" | sed "s/^/$n r$r /"
+      done
+    done | tee "$out/trees.txt" ;;
   openmp)
     ( cmake --preset openmp-float "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
       cmake --build --preset openmp-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-openmp-float.log" 2>&1 ) || echo "openmp-float build FAILED"
