@@ -20,7 +20,7 @@
 #            variable is a preprocessor macro (e.g. SHWA_DEVICE_COLUMN_UNROLL), not a CMake one;
 #            BOUND_PRESET=cuda-float builds them in single precision; BENCH_ARGS: more shwa_bench
 #            arguments (e.g. --velocity 0)
-#   trees    the same benchmark for several commits, timed in turn in one process's conditions:
+#   trees    the same benchmark for several commits, timed one after the other on one machine:
 #            each .deps/trees/NAME.tgz (`git archive --format=tar.gz -o .deps/trees/NAME.tgz COMMIT`)
 #            built side by side ($TREE_PRESET, default cuda: shwa_bench only), then shwa_bench
 #            --sizes $TREE_SIZES (default 8192,16384) $BENCH_ARGS of each, $TREE_ROUNDS rounds
@@ -147,7 +147,7 @@ for step in "$@"; do
     for r in $(seq "${TREE_ROUNDS:-2}"); do
       for n in "${names[@]}"; do
         b=/tmp/shwa-trees/$n/build/$tp/perf/shwa_bench; [ -x "$b" ] || continue
-        bench "$b" --sizes "${TREE_SIZES:-8192,16384}" --tiles 32x8 ${BENCH_ARGS:-} | grep -E "^ +[0-9]+ (rec|dec)" | sed "s/^/$n r$r /"
+        bench "$b" --sizes "${TREE_SIZES:-8192,16384}" --tiles 32x8 ${BENCH_ARGS:-} | grep --line-buffered -E "^ +[0-9]+ (rec|dec)" | sed -u "s/^/$n r$r /"
       done
     done | tee "$out/trees.txt" ;;
   openmp)
