@@ -64,7 +64,7 @@ def main():
             bench(exe, path, *extra)
             r = history(hist, "append", path, "--commit", "e", "--machine", "m")
             expect(r.returncode != 0 and what in r.stderr and open(hist).read() == before,
-                   f"a run with another {what} is refused and the history is unchanged")
+                   f"a run with another value of {what} is refused and the history is unchanged")
     if failures:
         print(f"{len(failures)} check(s) failed")
         return 1
