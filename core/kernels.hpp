@@ -74,25 +74,42 @@ struct DeviceReport<Kokkos::Cuda> {
 };
 #endif
 
-/// The time step an update kernel takes: `value`, known to the host; or, where `zmax` is set, the
+/// What the device CFL pass leaves in device memory for a step taken from the device (cfl_max_z):
+/// the block's largest Z_i and how many of its teams ran (did not skip their cells). Solver::step
+/// chooses the next pass's rows from the teams that ran (detail::cfl_rows).
+struct PassResult {
+  Real zmax;
+  int teams_run;
+};
+
+/// The time step an update kernel takes: `value`, known to the host; or, where `pass` is set, the
 /// step that the block's largest Z_i gives, which the CFL pass left in device memory:
 /// clip_step(cfl_step(zmax, num), left), computed by the kernel with the host's operations. The host
 /// then launches the update without waiting for the CFL pass; where `report` is set (the step's
-/// first update launch), the first thread of team 0 writes the Z_i it read (0 where none limits the
-/// step) there, host memory the device can write, from which the host computes the same step
-/// (Solver::step, docs/kernels.md). That thread also sets `clear` to 0, where it is set: the other
-/// of two zmax slots, which the next step's CFL pass raises (cfl_max_z), so that no launch a step
-/// resets it; the next pass runs after this update on the same stream.
+/// first update launch), the first thread of team 0 copies the pass's result there (its Z_i 0 where
+/// none limits the step, written last), host memory the device can write, from which the host
+/// computes the same step (Solver::step, docs/kernels.md). That thread also zeroes `clear`, where it
+/// is set: the other of two result slots, which the next step's CFL pass raises (cfl_max_z), so that
+/// no launch a step resets it; the next pass runs after this update on the same stream.
 struct StepDt {
   Real value = 0;
-  const Real* zmax = nullptr;
+  const PassResult* pass = nullptr;
   Real num = 0;
   double left = 0;
-  Real* report = nullptr;
-  Real* clear = nullptr;
+  PassResult* report = nullptr;
+  PassResult* clear = nullptr;
 
-  bool on_device() const { return zmax != nullptr; }
+  bool on_device() const { return pass != nullptr; }
 };
+
+/// Orders a thread's writes to host memory as the host sees them (StepDt::report).
+KOKKOS_INLINE_FUNCTION void fence_system() {
+#if defined(__CUDA_ARCH__)
+  __threadfence_system();
+#else
+  Kokkos::memory_fence();
+#endif
+}
 
 namespace detail {
 
@@ -110,17 +127,19 @@ struct HostStep {
   }
 };
 
-/// The update kernels' step from the CFL pass's zmax in device memory (StepDt), computed by every
-/// thread; the first thread of team 0 reports the zmax it read to the host.
+/// The update kernels' step from the CFL pass's result in device memory (StepDt), computed by every
+/// thread; the first thread of team 0 reports that result to the host.
 struct DeviceStep {
   StepDt s;
   Real dx, dy;
   template <class Member>
   KOKKOS_INLINE_FUNCTION StepFactors at(const Member& m) const {
-    const Real zmax = *s.zmax;
+    const Real zmax = s.pass->zmax;
     if (s.report && m.league_rank() == 0 && m.team_rank() == 0) {
-      *s.report = zmax > Real(0) ? zmax : Real(0);
-      if (s.clear) *s.clear = Real(0);
+      s.report->teams_run = s.pass->teams_run;
+      fence_system();  // the host reads teams_run once it sees zmax
+      s.report->zmax = zmax > Real(0) ? zmax : Real(0);
+      if (s.clear) s.clear->zmax = Real(0), s.clear->teams_run = 0;
     }
     const Real dt = Real(clip_step(double(cfl_step(zmax, s.num)), s.left));
     return {dt, dt / dx, dt / dy};
@@ -394,6 +413,14 @@ constexpr int column_min_teams(int teams32) {
 inline constexpr int kColumnMinTeams = column_min_teams(SHWA_DEVICE_COLUMN_MIN_TEAMS);
 inline constexpr int kUpdateCappedMinTeams =
     column_min_teams(SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS);
+/// The launch bound of the device CFL pass that takes the step to the device (cfl_max_z): teams of 32
+/// lanes a multiprocessor. The pass holds about 80 registers a thread on an H200 uncapped, which is
+/// what 24 teams allow: the bound changes nothing there, and it makes the teams the device holds
+/// at once a known number (cfl_resident_teams).
+#ifndef SHWA_DEVICE_CFL_MIN_TEAMS
+#define SHWA_DEVICE_CFL_MIN_TEAMS 24
+#endif
+inline constexpr int kCflMinTeams = column_min_teams(SHWA_DEVICE_CFL_MIN_TEAMS);
 /// The fewest teams of a block whose one-tracer update is capped: one for every warp the device
 /// holds at once (an H200: 1024^2 and 2048^2 have fewer, 4096^2 and up more).
 template <class E>
@@ -572,9 +599,39 @@ int column_rows(const Box& box, int rows, int fill = SHWA_DEVICE_COLUMN_FILL) {
 #ifndef SHWA_DEVICE_CFL_FILL
 #define SHWA_DEVICE_CFL_FILL 2
 #endif
+///
+/// Where every team runs, the pass instead lasts about ceil(teams / resident) x (rows + 2): a team
+/// walks rows + 2 rows, and teams beyond what the device holds at once walk after them. So where the
+/// teams that ran in the last pass (`teams_run` of a pass with `last_rows`; 0: not known) are more
+/// than the device holds at once (`resident`; 0: not known) but no more than twice as many, the
+/// rows become the fewest whose whole league fits at once: one walk of a few more rows instead of
+/// two (an H200, 1024^2 cells: 12 rows, 3010 teams, against 8 rows, 4480 teams). Where fewer teams
+/// ran, the longest walk bounds the pass and the short runs stay; with many waves the pass is bound
+/// by instruction issue, not by walks (perf/results/, session 12).
 template <class E>
-int cfl_rows(const Box& box, const Tiling& t) {
-  return column_rows<E>(box, t.cfl_rows, SHWA_DEVICE_CFL_FILL);
+int cfl_rows(const Box& box, const Tiling& t, long teams_run = 0, int last_rows = 0, long resident = 0) {
+  const int r = column_rows<E>(box, t.cfl_rows, SHWA_DEVICE_CFL_FILL);
+  if (t.cfl_rows > 0 || teams_run <= 0 || last_rows <= 0 || resident <= 0) return r;
+  // The teams that would run with r rows, at the last pass's share of running teams.
+  const double ran = double(teams_run) * double(Column<E>::teams(box, r)) / double(Column<E>::teams(box, last_rows));
+  if (ran <= double(resident) || ran > 2.0 * double(resident)) return r;
+  for (int longer = r + 1; longer <= 4 * r; ++longer)
+    if (Column<E>::teams(box, longer) <= resident) return longer;
+  return r;
+}
+
+/// The teams of the device CFL pass (cfl_max_z, launch bound kCflMinTeams) that the device holds at
+/// once; 0 where not known (then cfl_rows keeps the rows chosen from the block's size).
+template <class E>
+long cfl_resident_teams() {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<E, Kokkos::Cuda>) {
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, E().cuda_device()) != cudaSuccess) return 0;
+    return long(sms) * kCflMinTeams;
+  }
+#endif
+  return 0;
 }
 
 }  // namespace detail
@@ -648,21 +705,24 @@ KOKKOS_INLINE_FUNCTION void atomic_max_nonnegative(Real* dest, Real z) {
   Kokkos::atomic_fetch_max(reinterpret_cast<Bits*>(dest), bits);
 }
 
-/// The device CFL pass into zmax (device memory, 0 before the pass) without a Kokkos reduction:
-/// each team that runs takes its threads' largest Z_i and raises zmax to it atomically. A team
-/// that skips its cells then costs its quiet check alone, where a reduction gives every team a
-/// result and folds them all in a last pass. A maximum does not depend on the order of its
-/// operands, so zmax is the reduction's, bit for bit.
+/// The device CFL pass into a PassResult (device memory, zeros before the pass) without a Kokkos
+/// reduction: each team that runs takes its threads' largest Z_i, raises zmax to it atomically and
+/// counts itself in teams_run. A team that skips its cells then costs its quiet check alone, where
+/// a reduction gives every team a result and folds them all in a last pass. A maximum does not
+/// depend on the order of its operands, so zmax is the reduction's, bit for bit.
 template <class E>
 struct CflMaxZAtomic {
   CflMaxZ<E> pass;
-  Real* zmax;  // device memory
+  PassResult* out;  // device memory
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Column<E>::Member& m) const {
     Real z = 0;
     if (!pass.sweep(m, z)) return;
     m.team_reduce(Kokkos::Max<Real>(z));
-    if (m.team_rank() == 0 && z > Real(0)) atomic_max_nonnegative(zmax, z);
+    if (m.team_rank() == 0) {
+      Kokkos::atomic_increment(&out->teams_run);
+      if (z > Real(0)) atomic_max_nonnegative(&out->zmax, z);
+    }
   }
 };
 
@@ -698,17 +758,16 @@ Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const 
   }
 }
 
-/// The device CFL pass's largest Z_i of `box` into `zmax`, device memory, without waiting for it
-/// (StepDt): each team that runs raises *zmax (detail::CflMaxZAtomic), which must be 0 before the
-/// pass. Device spaces only.
+/// The device CFL pass over `box`, `rows` rows a team (detail::cfl_rows), into `out`, device memory,
+/// without waiting for it (StepDt): each team that runs raises out->zmax and counts itself in
+/// out->teams_run (detail::CflMaxZAtomic), which must be zeros before the pass. Device spaces only.
 template <class E>
-void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
-               const Tiling& tiling, const QuietMap<E>& quiet, Real* zmax) {
+void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k, int rows,
+               const QuietMap<E>& quiet, PassResult* out) {
   static_assert(!is_host_space<E>(), "cfl_max_z is the device CFL pass; hosts use cfl_min_dt");
-  const int rows = detail::cfl_rows<E>(box, tiling);
-  Kokkos::parallel_for("shwa::cfl_max_z", detail::Column<E>::policy(box, rows),
+  Kokkos::parallel_for("shwa::cfl_max_z", detail::Column<E>::template policy<detail::kCflMinTeams>(box, rows),
                        detail::CflMaxZAtomic<E>{
-                           detail::CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)}, zmax});
+                           detail::CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)}, out});
 }
 
 namespace detail {

@@ -189,13 +189,15 @@ class Solver {
       if (ex.single_block() && grid_.owned().size() <= device_step_max_cells_) {
         on_device = true;
         // A device step whose update never launched (it threw) left this slot uncleared.
-        if (report_pending_) Kokkos::deep_copy(E(), Kokkos::subview(zmax_, zslot_), Real(0));
-        Real* const z = zmax_.data() + zslot_;
-        cfl_max_z(cur_, H_, grid_.owned(), k_, params_.tiling, quiet_, z);
-        report_() = Real(-1);
+        if (report_pending_) Kokkos::deep_copy(E(), Kokkos::subview(pass_, zslot_), PassResult{0, 0});
+        PassResult* const slot = pass_.data() + zslot_;
+        const int rows = detail::cfl_rows<E>(grid_.owned(), params_.tiling, teams_run_, cfl_rows_, cfl_resident_);
+        cfl_max_z(cur_, H_, grid_.owned(), k_, rows, quiet_, slot);
+        cfl_rows_ = rows;
+        report_().zmax = Real(-1);
         report_pending_ = true;
         zslot_ ^= 1;
-        sd = StepDt{0, z, num, left, report_.data(), zmax_.data() + zslot_};
+        sd = StepDt{0, slot, num, left, report_.data(), pass_.data() + zslot_};
       }
     }
     if (!on_device) {
@@ -224,7 +226,9 @@ class Solver {
       if (exchange_after) ex.exchange(next_);
     }
     if (on_device) {
-      dt = clip_step(double(cfl_step(reported_zmax(), num)), left);
+      const PassResult pass = reported_pass();
+      teams_run_ = pass.teams_run;
+      dt = clip_step(double(cfl_step(pass.zmax, num)), left);
       if (!(dt > 0))
         throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
     }
@@ -236,19 +240,19 @@ class Solver {
     return dt;
   }
 
-  /// Waits for the largest Z_i that the update launched by step() reports (StepDt::report): the
-  /// update's first team writes it as the kernel starts. Past a second without it, waits for the
-  /// device, which raises a failed kernel's error, and then it must be there.
-  Real reported_zmax() const {
-    const volatile Real* r = report_.data();
+  /// Waits for the CFL pass's result that the update launched by step() reports (StepDt::report):
+  /// the update's first team writes it as the kernel starts, its Z_i last. Past a second without
+  /// it, waits for the device, which raises a failed kernel's error, and then it must be there.
+  PassResult reported_pass() const {
+    const volatile PassResult* r = report_.data();
     const auto start = std::chrono::steady_clock::now();
-    for (long spins = 1; *r < Real(0); ++spins) {
+    for (long spins = 1; r->zmax < Real(0); ++spins) {
       if (spins % 4096 == 0 && std::chrono::steady_clock::now() - start > std::chrono::seconds(1)) {
         Kokkos::fence();
-        if (*r < Real(0)) throw std::logic_error("the update kernel did not report the time step");
+        if (r->zmax < Real(0)) throw std::logic_error("the update kernel did not report the time step");
       }
     }
-    return *r;
+    return PassResult{r->zmax, r->teams_run};
   }
 
   /// Overlap the halo exchange with the interior update (see step()).
@@ -262,6 +266,13 @@ class Solver {
   /// The largest block whose update reads its step from the device (see step()); 0: none.
   std::int64_t device_step_max_cells() const { return device_step_max_cells_; }
   void set_device_step_max_cells(std::int64_t n) { device_step_max_cells_ = n; }
+
+  /// Rows a team of the last device CFL pass that took the step to the device (0: none yet).
+  int last_cfl_rows() const { return cfl_rows_; }
+  /// The teams of that pass the device holds at once, from which its rows are chosen
+  /// (detail::cfl_rows; 0: the rows follow the block's size alone). Tests set others.
+  long cfl_resident_teams() const { return cfl_resident_; }
+  void set_cfl_resident_teams(long n) { cfl_resident_ = n; }
 
   /// Steps until t_stop.
   void advance_to(double t_stop, Exchanger<E>& ex) {
@@ -279,11 +290,14 @@ class Solver {
   QuietMap<E> quiet_;
   ClipCounter<E> clipped_{"clipped"};
   bool report_pending_ = false;  // the step's first update launch is still to report (update())
-  // The CFL pass's largest Z_i for StepDt, two slots used in turn: a step's pass raises slot
-  // zslot_ from 0, and its update clears the other for the next step's pass (StepDt::clear).
-  Kokkos::View<Real[2], typename E::memory_space> zmax_{"zmax"};
+  // The CFL pass's result for StepDt, two slots used in turn: a step's pass raises slot zslot_ from
+  // zeros, and its update clears the other for the next step's pass (StepDt::clear).
+  Kokkos::View<PassResult[2], typename E::memory_space> pass_{"cfl_pass"};
   int zslot_ = 0;
-  Kokkos::View<Real, typename DeviceReport<E>::space> report_{"zmax_report"};
+  Kokkos::View<PassResult, typename DeviceReport<E>::space> report_{"cfl_pass_report"};
+  long teams_run_ = 0;  // teams of the last reported pass that ran
+  int cfl_rows_ = 0;    // that pass's rows a team
+  long cfl_resident_ = detail::cfl_resident_teams<E>();
   double time_ = 0;
   long steps_ = 0;
   int since_exchange_ = 0;  // steps since the halos were exchanged

@@ -290,6 +290,7 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
   Case two_layers = busy_case(97, 70);
   two_layers.grid = Grid::single(97, 70, 1.0, 0.8, 0, 0, 2);
   const Case cases[] = {bowl_case(), busy_case(97, 70), two_layers};
+  long longer_rows = 0;
   for (int ci = 0; ci < 3; ++ci) {
     for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
       const Case& c = cases[ci];
@@ -299,13 +300,19 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
       REQUIRE(single.single_block());
       REQUIRE(!many.single_block());
       Solver<DefaultExec> a(c.grid, params(v, {32, 8}), c.bc), b(c.grid, params(v, {32, 8}), c.bc),
-          large(c.grid, params(v, {32, 8}), c.bc), switching(c.grid, params(v, {32, 8}), c.bc);
+          large(c.grid, params(v, {32, 8}), c.bc), switching(c.grid, params(v, {32, 8}), c.bc),
+          waves(c.grid, params(v, {32, 8}), c.bc);
       REQUIRE(a.device_step_max_cells() >= c.grid.owned().size());
       large.set_device_step_max_cells(c.grid.owned().size() - 1);
+      // A device that holds two thirds of the pass's teams at once: where more than that ran, the
+      // next pass takes longer rows (detail::cfl_rows).
+      const int auto_rows = detail::cfl_rows<DefaultExec>(c.grid.owned(), Tiling{32, 8});
+      waves.set_cfl_resident_teams(detail::Column<DefaultExec>::teams(c.grid.owned(), auto_rows) * 2 / 3);
       initialize(a, single, c.init);
       initialize(b, many, c.init);
       initialize(large, single, c.init);
       initialize(switching, single, c.init);
+      initialize(waves, single, c.init);
       long n = 0;
       for (double t_stop : {0.37, 1.0, 4.0}) {
         while (a.time() < t_stop) {
@@ -317,6 +324,8 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
           // start from zero whatever the steps before it took.
           switching.set_device_step_max_cells(n % 5 < 3 ? a.device_step_max_cells() : 0);
           REQUIRE(switching.step(t_stop, single) == da);
+          REQUIRE(waves.step(t_stop, single) == da);
+          if (waves.last_cfl_rows() > auto_rows) ++longer_rows;
           REQUIRE(a.time() == b.time());
           ++n;
         }
@@ -324,8 +333,39 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
         REQUIRE(same_bits(read_back(a), read_back(b)));
         REQUIRE(same_bits(read_back(large), read_back(b)));
         REQUIRE(same_bits(read_back(switching), read_back(b)));
+        REQUIRE(same_bits(read_back(waves), read_back(b)));
       }
       CHECK(n > 20);
+    }
+  }
+  // The passes with longer rows ran (on a device: busy_case has few dry teams).
+  if (DeviceReport<DefaultExec>::kAvailable) CHECK(longer_rows > 0);
+}
+
+TEST_CASE("the device CFL pass's rows: one wave where the teams that ran need two", "[kernels]") {
+  // detail::cfl_rows: rows from the block's size, longer ones (the fewest whose whole league the
+  // device holds at once) where the last pass's running teams were more than the device holds at
+  // once and at most twice as many; rows set by the deck, or nothing known, keep their choice.
+  using Col = detail::Column<DefaultExec>;
+  for (const Box box : {Box{0, 1024, 0, 1024}, Box{0, 1200, 0, 850}, Box{3, 500, 7, 97}}) {
+    CAPTURE(box.nx(), box.ny());
+    const int r0 = detail::cfl_rows<DefaultExec>(box, Tiling{});
+    const long teams = Col::teams(box, r0);
+    for (const long resident : {teams / 2, teams / 2 + 1, teams * 2 / 3, teams - 1, teams}) {
+      for (const long ran : {teams, teams * 3 / 4, teams / 2}) {
+        CAPTURE(r0, teams, resident, ran);
+        const int r = detail::cfl_rows<DefaultExec>(box, Tiling{}, ran, r0, resident);
+        if (ran <= resident || ran > 2 * resident || resident < 1) {
+          CHECK(r == r0);
+        } else {
+          CHECK(r > r0);
+          CHECK(Col::teams(box, r) <= resident);
+          CHECK(Col::teams(box, r - 1) > resident);
+        }
+        CHECK(detail::cfl_rows<DefaultExec>(box, Tiling{0, 0, 0, 5}, ran, r0, resident) == 5);
+        CHECK(detail::cfl_rows<DefaultExec>(box, Tiling{}, ran, r0, 0) == r0);
+        CHECK(detail::cfl_rows<DefaultExec>(box, Tiling{}, 0, r0, resident) == r0);
+      }
     }
   }
 }
