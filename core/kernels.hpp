@@ -414,9 +414,9 @@ inline constexpr int kColumnMinTeams = column_min_teams(SHWA_DEVICE_COLUMN_MIN_T
 inline constexpr int kUpdateCappedMinTeams =
     column_min_teams(SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS);
 /// The launch bound of the device CFL pass that takes the step to the device (cfl_max_z): teams of 32
-/// lanes a multiprocessor. The pass holds about 80 registers a thread on an H200 uncapped, which is
-/// what 24 teams allow: the bound changes nothing there, and it makes the teams the device holds
-/// at once a known number (cfl_resident_teams).
+/// lanes a multiprocessor. It guarantees that many resident teams (cfl_resident_teams), a number
+/// the rows of the pass are chosen from. On an H200 the pass holds 72 registers a thread with it,
+/// room for 28 teams, so 24 is a lower bound there (perf/results/, session 20).
 #ifndef SHWA_DEVICE_CFL_MIN_TEAMS
 #define SHWA_DEVICE_CFL_MIN_TEAMS 24
 #endif
