@@ -34,8 +34,8 @@ KOKKOS_FORCEINLINE_FUNCTION bool isfinite(T x) { return SHWA_KOKKOS_MATH::isfini
 // which is what the operation gives (the same sign), and branch around it; hosts compute as usual
 // (a branch would stop the vectorization of the edge loops). The same values either way.
 // SHWA_BRANCH_ON_ZERO_MIN_BYTES: the smallest type that branches (4: float and double; 8: double
-// only), a build setting so that single precision can be timed both ways: the branch was measured
-// in double, and costs single precision in moving water (docs/kernels.md).
+// only), a build setting so that single precision can be timed both ways: in single precision the
+// branch gains at small grids and costs the capped update of large ones (docs/kernels.md).
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define SHWA_BRANCH_ON_ZERO 1
 #else
