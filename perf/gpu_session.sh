@@ -58,6 +58,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}; mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH SHWA_DEPS=$PWD/.deps SHWA_JOBS=$(nproc)
+# Kokkos is built into .deps/build and .deps/install here; links there from the machine that staged
+# .deps (to its own cache) point nowhere on this one, and the install would fail.
+for d in .deps/build .deps/install; do [ -L "$d" ] && { echo "gpu_session: removing the link $d"; rm "$d"; }; done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 SIZES=${SIZES:-8192,16384} TILES=${TILES:-32x8,32x4,64x4,16x16} NP=${NP:-2}
 cfg=()
