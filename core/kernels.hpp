@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -415,10 +416,11 @@ inline constexpr int kUpdateCappedMinTeams =
     column_min_teams(SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS);
 /// The launch bound of the device CFL pass that takes the step to the device (cfl_max_z): teams of 32
 /// lanes a multiprocessor. It guarantees that many resident teams (cfl_resident_teams), a number
-/// the rows of the pass are chosen from. On an H200 the pass holds 72 registers a thread with it,
-/// room for 28 teams, so 24 is a lower bound there (perf/results/, session 20).
+/// the rows of the pass are chosen from. 28 is what an H200 holds of the pass at the 72 registers
+/// a thread it takes without a cap (65536 / (28 x 32) = 73), so the bound changes no code there
+/// and the count is exact.
 #ifndef SHWA_DEVICE_CFL_MIN_TEAMS
-#define SHWA_DEVICE_CFL_MIN_TEAMS 24
+#define SHWA_DEVICE_CFL_MIN_TEAMS 28
 #endif
 inline constexpr int kCflMinTeams = column_min_teams(SHWA_DEVICE_CFL_MIN_TEAMS);
 /// The fewest teams of a block whose one-tracer update is capped: one for every warp the device
@@ -574,27 +576,80 @@ struct Column {
 };
 
 /// Rows a team of the column kernels sweeps over `box`: `rows` where the deck sets it, else the
-/// most, from 64 down to 4 by halving, that still gives the device at least a team for every
-/// SHWA_DEVICE_COLUMN_FILL resident warps it can hold, so that a small block keeps every
-/// multiprocessor busy. A team loads two rows and solves one row of y-edges more than it updates:
-/// fewer rows cost (rows + 2) / rows of the loads, more rows leave multiprocessors idle. (Shorter
-/// runs where many teams skip dry land were slower: docs/kernels.md.)
+/// most, from `most` down to 4 by halving, that still gives the device at least a team for every
+/// `fill` resident warps it can hold, so that a small block keeps every multiprocessor busy. A team
+/// loads two rows and solves one row of y-edges more than it updates: fewer rows cost
+/// (rows + 2) / rows of the loads, more rows leave multiprocessors idle. (Shorter runs where many
+/// teams skip dry land were slower: docs/kernels.md.)
 #ifndef SHWA_DEVICE_COLUMN_FILL
 #define SHWA_DEVICE_COLUMN_FILL 2
 #endif
 template <class E>
-int column_rows(const Box& box, int rows, int fill = SHWA_DEVICE_COLUMN_FILL) {
+int column_rows(const Box& box, int rows, int fill = SHWA_DEVICE_COLUMN_FILL, int most = 64) {
   if (rows > 0) return rows;
   const long target = long(E().concurrency()) / kLanes / fill;
-  int r = 64;
+  int r = most;
   while (r > 4 && Column<E>::teams(box, r) < target) r /= 2;
   return r;
 }
 
-/// Rows a team of the device CFL pass sweeps: tiling.cfl_rows where set, else as column_rows with
-/// a team for every SHWA_DEVICE_CFL_FILL resident warps. A team of the pass walks its rows in
-/// series, and the pass is short, so the walk of the longest team bounds it: where teams skip dry
-/// land, fewer rows a team shorten the pass (docs/kernels.md). The time step does not depend on
+/// Multiprocessors of the device of E (a CUDA device); 0 where not known.
+template <class E>
+int device_multiprocessors() {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<E, Kokkos::Cuda>) {
+    static const int sms = [] {
+      int n = 0;
+      return cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, E().cuda_device()) == cudaSuccess ? n : 0;
+    }();
+    return sms;
+  }
+#endif
+  return 0;
+}
+
+/// Rows a team that balance a column kernel's two costs over a block of many teams, `resident`
+/// of them at once: each team loads two rows beyond its own (the loads grow by 2 / rows), and the
+/// kernel ends with its last walks while part of the device idles (about rows x resident /
+/// (strips x ny) of the kernel, one walk's share of all of them, over `weight`). Their sum is
+/// least at sqrt(2 x weight x strips x ny / resident) rows, 4 to 64. The weights are measured
+/// (docs/kernels.md): 1 for the update, 2 for the CFL pass, whose ends cost less.
+template <class E>
+int balanced_rows(const Box& box, long resident, double weight) {
+  const double team_rows = double(ceil_div(box.nx(), Column<E>::kOwned)) * double(box.ny());
+  const long r = std::lround(std::sqrt(2.0 * weight * team_rows / double(resident)));
+  return int(std::clamp(r, 4L, 64L));
+}
+
+/// Rows a team of the device decoupled update sweeps: `rows` where the deck sets it; else the
+/// balanced rows (balanced_rows, over the teams the capped update holds at once) where they give
+/// the block at least capped_update_teams() teams, so that its one-tracer update runs capped, 16
+/// warps a multiprocessor against 12; else column_rows. On an H200: 9 rows at 1536^2, 12 at
+/// 2048^2, 24 at 4096^2, 64 from 16384^2 (2048^2 +2.6 %, 4096^2 +10 % against column_rows' 32
+/// and 64, whose few waves end with long walks; docs/kernels.md).
+template <class E>
+int update_rows(const Box& box, int rows) {
+  if (rows > 0) return rows;
+  const long resident = long(device_multiprocessors<E>()) * kUpdateCappedMinTeams;
+  if (resident > 0) {
+    const int r = balanced_rows<E>(box, resident, 1.0);
+    if (Column<E>::teams(box, r) >= capped_update_teams<E>()) return r;
+  }
+  return column_rows<E>(box, 0);
+}
+
+/// The teams of the device CFL pass (cfl_max_z, launch bound kCflMinTeams) that the device holds at
+/// once; 0 where not known (then cfl_rows keeps the rows chosen from the block's size).
+template <class E>
+long cfl_resident_teams() {
+  return long(device_multiprocessors<E>()) * kCflMinTeams;
+}
+
+/// Rows a team of the device CFL pass sweeps: tiling.cfl_rows where set, else the more of
+/// column_rows (a team for every SHWA_DEVICE_CFL_FILL resident warps, at most 8 rows) and the
+/// balanced rows over the teams the pass holds at once (balanced_rows, weight 2; large blocks). A
+/// team of the pass walks its rows in series, and where teams skip dry land the walk of the longest
+/// team bounds the pass, so short runs there (docs/kernels.md). The time step does not depend on
 /// the rows.
 #ifndef SHWA_DEVICE_CFL_FILL
 #define SHWA_DEVICE_CFL_FILL 2
@@ -610,28 +665,16 @@ int column_rows(const Box& box, int rows, int fill = SHWA_DEVICE_COLUMN_FILL) {
 /// by instruction issue, not by walks (perf/results/, session 12).
 template <class E>
 int cfl_rows(const Box& box, const Tiling& t, long teams_run = 0, int last_rows = 0, long resident = 0) {
-  const int r = column_rows<E>(box, t.cfl_rows, SHWA_DEVICE_CFL_FILL);
-  if (t.cfl_rows > 0 || teams_run <= 0 || last_rows <= 0 || resident <= 0) return r;
+  if (t.cfl_rows > 0) return t.cfl_rows;
+  const long held = cfl_resident_teams<E>();
+  const int r = std::max(column_rows<E>(box, 0, SHWA_DEVICE_CFL_FILL, 8), held > 0 ? balanced_rows<E>(box, held, 2.0) : 0);
+  if (teams_run <= 0 || last_rows <= 0 || resident <= 0) return r;
   // The teams that would run with r rows, at the last pass's share of running teams.
   const double ran = double(teams_run) * double(Column<E>::teams(box, r)) / double(Column<E>::teams(box, last_rows));
   if (ran <= double(resident) || ran > 2.0 * double(resident)) return r;
   for (int longer = r + 1; longer <= 4 * r; ++longer)
     if (Column<E>::teams(box, longer) <= resident) return longer;
   return r;
-}
-
-/// The teams of the device CFL pass (cfl_max_z, launch bound kCflMinTeams) that the device holds at
-/// once; 0 where not known (then cfl_rows keeps the rows chosen from the block's size).
-template <class E>
-long cfl_resident_teams() {
-#ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<E, Kokkos::Cuda>) {
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, E().cuda_device()) != cudaSuccess) return 0;
-    return long(sms) * kCflMinTeams;
-  }
-#endif
-  return 0;
 }
 
 }  // namespace detail
@@ -1025,7 +1068,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
       // One tracer's update in blocks of many teams with more warps a multiprocessor
       // (kUpdateCappedMinTeams); more tracers need more registers, and keep the general bound.
       using Col = detail::Column<E, NT>;
-      const int rows = detail::column_rows<E>(box, tiling.rows);
+      const int rows = detail::update_rows<E>(box, tiling.rows);
       const auto args = detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet);
       if constexpr (NT == 1) {
         if (Col::teams(box, rows) >= detail::capped_update_teams<E>()) {

@@ -121,7 +121,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   r.n = n;
   r.variant = to_string(v);
   r.tile = s.params().tiling;  // the tile as the solver resolved it
-  r.tile.rows = shwa::detail::column_rows<DefaultExec>(g.owned(), t.rows);  // as the kernels resolve them
+  r.tile.rows = shwa::detail::update_rows<DefaultExec>(g.owned(), t.rows);  // as the kernels resolve them
   // The last step's CFL rows where the device chose them from the teams that ran, else as resolved
   // from the block's size.
   r.tile.cfl_rows = s.last_cfl_rows() > 0 ? s.last_cfl_rows() : shwa::detail::cfl_rows<DefaultExec>(g.owned(), t);
