@@ -469,7 +469,7 @@ struct Column {
   static long teams(const Box& box, int rows) {
     return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
   }
-  /// `rows` (resolved by column_rows) a team, on the instance `space`, with the launch bound
+  /// `rows` (resolved by update_rows or cfl_rows) a team, on the instance `space`, with the launch bound
   /// MinTeams.
   template <int MinTeams = kColumnMinTeams>
   static auto policy(const Box& box, int rows, const E& space = E()) {
@@ -611,13 +611,17 @@ int device_multiprocessors() {
 /// Rows a team that balance a column kernel's two costs over a block of many teams, `resident`
 /// of them at once: each team loads two rows beyond its own (the loads grow by 2 / rows), and the
 /// kernel ends with its last walks while part of the device idles (about rows x resident /
-/// (strips x ny) of the kernel, one walk's share of all of them, over `weight`). Their sum is
-/// least at sqrt(2 x weight x strips x ny / resident) rows, 4 to 64. The weights are measured
+/// (strips x ny) of the kernel, one walk's share of all of them, over `weight`). Their sum,
+/// 2 / r + 2 r / q with q = 2 x weight x strips x ny / resident, is least over whole rows at the
+/// fewest r with r (r + 1) >= q (near sqrt(q)), kept to 4..64. The weights are measured
 /// (docs/kernels.md): 1 for the update, 2 for the CFL pass, whose ends cost less.
 template <class E>
 int balanced_rows(const Box& box, long resident, double weight) {
   const double team_rows = double(ceil_div(box.nx(), Column<E>::kOwned)) * double(box.ny());
-  const long r = std::lround(std::sqrt(2.0 * weight * team_rows / double(resident)));
+  const double q = 2.0 * weight * team_rows / double(resident);
+  long r = std::max(1L, long(std::sqrt(q)));
+  while (double(r) * double(r + 1) < q) ++r;
+  while (r > 1 && double(r - 1) * double(r) >= q) --r;
   return int(std::clamp(r, 4L, 64L));
 }
 
@@ -625,7 +629,7 @@ int balanced_rows(const Box& box, long resident, double weight) {
 /// balanced rows (balanced_rows, over the teams the capped update holds at once) where they give
 /// the block at least capped_update_teams() teams, so that its one-tracer update runs capped, 16
 /// warps a multiprocessor against 12; else column_rows. On an H200: 9 rows at 1536^2, 12 at
-/// 2048^2, 24 at 4096^2, 64 from 16384^2 (2048^2 +2.6 %, 4096^2 +10 % against column_rows' 32
+/// 2048^2, 23 at 4096^2, 64 from 16384^2 (2048^2 +15 %, 4096^2 +11 % against column_rows' 32
 /// and 64, whose few waves end with long walks; docs/kernels.md).
 template <class E>
 int update_rows(const Box& box, int rows) {

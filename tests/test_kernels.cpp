@@ -370,6 +370,35 @@ TEST_CASE("the device CFL pass's rows: one wave where the teams that ran need tw
   }
 }
 
+TEST_CASE("the column kernels' balanced rows: the least modelled cost, capped updates", "[kernels]") {
+  // detail::balanced_rows: the whole rows r that minimise 2 / r + r x resident / (weight x strips
+  // x ny) (the reloaded rows against the last walks), kept to 4..64; the update takes them
+  // only where they give a block the capped update's team count, else column_rows.
+  using Col = detail::Column<DefaultExec>;
+  for (const Box box : {Box{0, 1536, 0, 1536}, Box{0, 4096, 0, 4096}, Box{0, 1200, 0, 850}, Box{3, 500, 7, 97},
+                        Box{0, 16384, 0, 16384}}) {
+    const double team_rows = double(detail::ceil_div(box.nx(), Col::kOwned)) * box.ny();
+    for (const long resident : {1L, 132L * 16, 132L * 28, 5000L}) {
+      for (const double weight : {1.0, 2.0}) {
+        CAPTURE(box.nx(), box.ny(), resident, weight);
+        const auto cost = [&](int r) { return 2.0 / r + r * double(resident) / (weight * team_rows); };
+        const int r = detail::balanced_rows<DefaultExec>(box, resident, weight);
+        REQUIRE(r >= 4);
+        REQUIRE(r <= 64);
+        if (r > 4) CHECK(cost(r) <= cost(r - 1));
+        if (r < 64) CHECK(cost(r) <= cost(r + 1));
+      }
+    }
+    CAPTURE(box.nx(), box.ny());
+    const int ur = detail::update_rows<DefaultExec>(box, 0);
+    if (ur != detail::column_rows<DefaultExec>(box, 0)) {
+      CHECK(Col::teams(box, ur) >= detail::capped_update_teams<DefaultExec>());
+    }
+    if (detail::device_multiprocessors<DefaultExec>() == 0) CHECK(ur == detail::column_rows<DefaultExec>(box, 0));
+    CHECK(detail::update_rows<DefaultExec>(box, 7) == 7);
+  }
+}
+
 TEST_CASE("an overlapped step updates the interior on an instance of its own, same bits",
           "[kernels]") {
   // A block among others with overlap updates its interior on OverlapSpaces::interior() (on a GPU
