@@ -630,7 +630,8 @@ int balanced_rows(const Box& box, long resident, double weight) {
 /// the block at least capped_update_teams() teams, so that its one-tracer update runs capped, 16
 /// warps a multiprocessor against 12; else column_rows. On an H200: 9 rows at 1536^2, 12 at
 /// 2048^2, 23 at 4096^2, 64 from 16384^2 (2048^2 +15 %, 4096^2 +11 % against column_rows' 32
-/// and 64, whose few waves end with long walks; docs/kernels.md).
+/// and 64, whose few waves end with long walks; docs/kernels.md). Updates of more tracers, never
+/// capped, take the same rows (not measured apart).
 template <class E>
 int update_rows(const Box& box, int rows) {
   if (rows > 0) return rows;
@@ -651,10 +652,10 @@ long cfl_resident_teams() {
 
 /// Rows a team of the device CFL pass sweeps: tiling.cfl_rows where set, else the more of
 /// column_rows (a team for every SHWA_DEVICE_CFL_FILL resident warps, at most 8 rows) and the
-/// balanced rows over the teams the pass holds at once (balanced_rows, weight 2; large blocks). A
-/// team of the pass walks its rows in series, and where teams skip dry land the walk of the longest
-/// team bounds the pass, so short runs there (docs/kernels.md). The time step does not depend on
-/// the rows.
+/// balanced rows over the teams the pass holds at once (balanced_rows, weight 2; they are the more
+/// from about 1536^2 up on an H200). A team of the pass walks its rows in series, and where teams
+/// skip dry land the walk of the longest team bounds the pass, so a million cells keep short runs
+/// (docs/kernels.md). The time step does not depend on the rows.
 #ifndef SHWA_DEVICE_CFL_FILL
 #define SHWA_DEVICE_CFL_FILL 2
 #endif
@@ -664,7 +665,7 @@ long cfl_resident_teams() {
 /// teams that ran in the last pass (`teams_run` of a pass with `last_rows`; 0: not known) are more
 /// than the device holds at once (`resident`; 0: not known) but no more than twice as many, the
 /// rows become the fewest whose whole league fits at once: one walk of a few more rows instead of
-/// two (an H200, 1024^2 cells: 12 rows, 3010 teams, against 8 rows, 4480 teams). Where fewer teams
+/// two (an H200, 1024^2 cells: 10 rows, 3605 teams, against 8 rows, 4480 teams). Where fewer teams
 /// ran, the longest walk bounds the pass and the short runs stay; with many waves the pass is bound
 /// by instruction issue, not by walks (perf/results/, session 12).
 template <class E>

@@ -52,7 +52,8 @@
 #            daemon, so that ranks sharing one GPU run their kernels side by side (without it they
 #            take turns, and one rank's step stretches over the other's)
 #   pack     everything under $OUT into $OUT/session.tgz, alone there (the device tool returns the
-#            first 8 files of $OUT and no more)
+#            first 8 files of $OUT and no more; until then $OUT/00-all.tgz holds what every finished
+#            step wrote, for a call cut off by its time limit)
 #   SHWA_COMMIT=<the commit of the tree copied there> perf/gpu_session.sh build test bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -237,7 +238,13 @@ print(f'threads={sys.argv[1]} skip_dry={sys.argv[2]}: {d[\"steps\"]} steps, loop
     done | tee "$out/ncu-app.txt" ;;
   pack)
     # Only session.tgz stays: the device tool returns the first 8 files of $OUT and no more.
-    tar czf /tmp/session.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/session.tgz "$out/" ;;
+    tar czf /tmp/session.tgz -C "$out" --exclude=00-all.tgz . && rm -rf "${out:?}"/* && mv /tmp/session.tgz "$out/" ;;
   *) echo "unknown step $step"; exit 2 ;;
   esac
+  # After every step, everything in $OUT so far is also in $OUT/00-all.tgz, which sorts first: the
+  # device tool returns the first 8 files, and a call cut off by its time limit still returns
+  # what the finished steps wrote.
+  if [ "$step" != pack ] && tar czf /tmp/shwa-all.tgz -C "$out" --exclude=00-all.tgz . 2> /dev/null; then
+    mv /tmp/shwa-all.tgz "$out/00-all.tgz"
+  fi
 done
