@@ -423,11 +423,15 @@ inline constexpr int kUpdateCappedMinTeams =
 #define SHWA_DEVICE_CFL_MIN_TEAMS 28
 #endif
 inline constexpr int kCflMinTeams = column_min_teams(SHWA_DEVICE_CFL_MIN_TEAMS);
-/// The fewest teams of a block whose one-tracer update is capped: one for every warp the device
-/// holds at once (an H200: 1024^2 and 2048^2 have fewer, 4096^2 and up more).
+/// The fewest teams of a block whose one-tracer update is capped: one for every
+/// SHWA_DEVICE_UPDATE_CAPPED_FILL warps the device holds at once (1: four waves of the capped
+/// update; an H200: 8448 teams, which 1024^2 has at 4 rows a team and not at 5 or more).
+#ifndef SHWA_DEVICE_UPDATE_CAPPED_FILL
+#define SHWA_DEVICE_UPDATE_CAPPED_FILL 1
+#endif
 template <class E>
 long capped_update_teams() {
-  return long(E().concurrency()) / kLanes;
+  return long(E().concurrency()) / kLanes / SHWA_DEVICE_UPDATE_CAPPED_FILL;
 }
 template <class E, int MinTeams = kColumnMinTeams>
 using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, MinTeams>>;
