@@ -632,10 +632,9 @@ int balanced_rows(const Box& box, long resident, double weight) {
 /// Rows a team of the device decoupled update sweeps: `rows` where the deck sets it; else the
 /// balanced rows (balanced_rows, over the teams the capped update holds at once) where they give
 /// the block at least capped_update_teams() teams, so that its one-tracer update runs capped, 16
-/// warps a multiprocessor against 12; else column_rows. On an H200: 9 rows at 1536^2, 12 at
-/// 2048^2, 23 at 4096^2, 64 from 16384^2 (2048^2 +15 %, 4096^2 +11 % against column_rows' 32
-/// and 64, whose few waves end with long walks; docs/kernels.md). Updates of more tracers, never
-/// capped, take the same rows (not measured apart).
+/// warps a multiprocessor against 12; else column_rows, whose few long walks over large blocks
+/// leave the device idle at the kernel's end (docs/kernels.md). Updates of more tracers, never
+/// capped, take the same rows.
 template <class E>
 int update_rows(const Box& box, int rows) {
   if (rows > 0) return rows;
