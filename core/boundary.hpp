@@ -76,6 +76,67 @@ struct SideGeometry {
   }
 };
 
+/// The ghost layers of a block whose four sides are physical and each a wall or open over its whole
+/// length, written by the update kernel as it writes the cells they are made of, so that no fill
+/// runs before the next step (docs/kernels.md). Those rules do not depend on time, and each ghost
+/// cell is one interior cell's values, its normal discharge negated at a wall: ghost layer m of a
+/// wall mirrors interior layer m, every ghost layer of an open side copies layer 0, and a corner
+/// cell takes the south or north rule applied to the west or east ghost cell beside it, as
+/// FillGhosts computes it. So write() gives, for the cell just written, every ghost cell made of
+/// it, with the fill's values bit for bit (tested).
+struct StaticGhosts {
+  SideGeometry geo{};
+  bool on = false;
+  bool wall[kNumSides] = {false, false, false, false};  // else open
+
+  /// Interior layer of side s that storage cell (j, i) lies in (0: next to the ghosts).
+  KOKKOS_INLINE_FUNCTION int layer(int s, int j, int i) const {
+    return s == West ? i - geo.ng : s == East ? geo.ng + geo.nx - 1 - i : s == South ? j - geo.ng : geo.ng + geo.ny - 1 - j;
+  }
+  /// The ghost layers [m0, m1) of side s made of interior layer d.
+  KOKKOS_INLINE_FUNCTION void made_of(int s, int d, int& m0, int& m1) const {
+    m0 = wall[s] ? d : 0;
+    m1 = wall[s] ? (d < geo.ng ? d + 1 : d) : (d == 0 ? geo.ng : 0);
+  }
+  /// Writes the ghost cells made of storage cell (j, i) of w, which holds its final values.
+  template <int NT, class W>
+  KOKKOS_INLINE_FUNCTION void write(const W& w, int j, int i) const {
+    const int ng = geo.ng;
+    if (!on || (i >= 2 * ng && i < geo.nx && j >= 2 * ng && j < geo.ny)) return;  // no layer < ng
+    const Real h = w.h(j, i), qx = w.qx(j, i), qy = w.qy(j, i);
+    Real hc[NT];
+    for (int t = 0; t < NT; ++t) hc[t] = w.hc[t](j, i);
+    const auto put = [&](int jg, int ig, Real gqx, Real gqy) {
+      w.h(jg, ig) = h, w.qx(jg, ig) = gqx, w.qy(jg, ig) = gqy;
+      for (int t = 0; t < NT; ++t) w.hc[t](jg, ig) = hc[t];
+    };
+    int jg, ig, jm, im, jn, in, m0, m1, n0, n1;
+    for (int sx = West; sx <= East; ++sx) {
+      made_of(sx, layer(sx, j, i), m0, m1);
+      const Real gqx = wall[sx] ? -qx : qx;
+      for (int m = m0; m < m1; ++m) {
+        geo.cells(sx, m, j, jg, ig, jm, im, jn, in);
+        put(jg, ig, gqx, qy);
+        for (int sy = South; sy <= North; ++sy) {  // the corners next to this ghost cell
+          made_of(sy, layer(sy, j, i), n0, n1);
+          for (int n = n0; n < n1; ++n) {
+            int cj, ci;
+            geo.cells(sy, n, ig, cj, ci, jm, im, jn, in);
+            put(cj, ci, gqx, wall[sy] ? -qy : qy);
+          }
+        }
+      }
+    }
+    for (int sy = South; sy <= North; ++sy) {
+      made_of(sy, layer(sy, j, i), m0, m1);
+      for (int m = m0; m < m1; ++m) {
+        geo.cells(sy, m, i, jg, ig, jm, im, jn, in);
+        put(jg, ig, qx, wall[sy] ? -qy : qy);
+      }
+    }
+  }
+};
+
 /// The ghost layers of the sides listed, one thread a ghost cell, in one launch.
 ///
 /// The result is that of filling the sides listed one after the other in the order west, east,
@@ -227,6 +288,21 @@ class BoundaryFiller {
   }
 
   const Boundaries& boundaries() const { return bc_; }
+
+  /// The update's ghost writes (detail::StaticGhosts), on where every side of the block is physical
+  /// and a wall or open over its whole length, and the block at least ng cells across (as for
+  /// fill's one launch); else off.
+  detail::StaticGhosts static_ghosts() const {
+    detail::StaticGhosts s;
+    s.geo = geometry();
+    s.on = bc_.segments.empty() && grid_.nx >= grid_.ng && grid_.ny >= grid_.ng;
+    for (int side = 0; side < kNumSides; ++side) {
+      const BcType d = bc_.side_default[side];
+      s.on = s.on && grid_.physical[side] && (d == BcType::Wall || d == BcType::Open);
+      s.wall[side] = d == BcType::Wall;
+    }
+    return s;
+  }
 
   /// The side's conditions at time t.
   detail::SideBc side_at(int side, double t) const {

@@ -17,6 +17,7 @@
 // Manning friction is applied semi-implicitly in the same pass.
 #pragma once
 
+#include "boundary.hpp"
 #include "fields.hpp"
 #include "host_tiles.hpp"
 #include "quiet.hpp"
@@ -833,7 +834,13 @@ struct UpdateArgs {
   QuietMap<E> q;
   Real g, sg, eps, gn2c;
   bool has_n;
+  StaticGhosts ghosts;  // written by the kernels that take the step from the device (single blocks)
 };
+
+/// Whether an update kernel with the step's source S writes the ghosts of UpdateArgs::ghosts: only
+/// a single block takes the step from the device, and only there are all sides physical.
+template <class S>
+inline constexpr bool kWritesGhosts = std::is_same_v<S, DeviceStep>;
 
 /// Device body of flux_update_recompute, one team a tile; StepSource: HostStep or DeviceStep; NT
 /// tracers. (Named functors: nvcc's extended lambdas fail when their enclosing template is
@@ -885,6 +892,7 @@ struct RecomputeUpdate {
                           My, Mym, fx, fy, dt, a.has_n ? a.gn2_field(j, i) : a.gn2c, eps, a.clipped) &&
           q.on)
         q.mark(i, i + 1, j, j + 1);
+      if constexpr (kWritesGhosts<StepSource>) a.ghosts.template write<NT>(a.out, j, i);
     });
   }
 };
@@ -941,11 +949,13 @@ struct DecoupledUpdate {
         More<NT> dmm, dpm;
         device_roe<1>(below, c, g, sg, eps, dm, dp, em);
         more_fluct<NT>(em, c_below, cm, dmm, dpm);
-        if (r >= 1 && col.owned &&
-            update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
-                            mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), fx, fy, dt,
-                            a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped))
-          act = true;
+        if (r >= 1 && col.owned) {
+          if (update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
+                              mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), fx, fy, dt,
+                              a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped))
+            act = true;
+          if constexpr (kWritesGhosts<StepSource>) a.ghosts.template write<NT>(a.out, j - 1, i);
+        }
         my = dp, mym = dpm;
       }
       if (r >= 0 && r < col.nrows) {
@@ -1011,25 +1021,29 @@ void check_tracers(const Conserved<E>& w, const Conserved<E>& out) {
 template <class E>
 UpdateArgs<E> update_args(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                           const Field<E>& gn2_field, const Box& box, const StepConstants& k,
-                          const ClipCounter<E>& clipped, const QuietMap<E>& quiet) {
+                          const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
+                          const StaticGhosts& ghosts) {
   const bool has_n = gn2_field.extent(0) > 0;
-  return {w, out, H, gn2_field, box, clipped, quiet, k.g, k.sqrt_g, k.eps_h, k.gn2, has_n};
+  return {w, out, H, gn2_field, box, clipped, quiet, k.g, k.sqrt_g, k.eps_h, k.gn2, has_n, ghosts};
 }
 
 }  // namespace detail
 
 /// Flux + update, recomputation variant: one thread a cell, four Roe problems a cell.
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
-/// One pass updates the water and every tracer of `w` (out: as many).
+/// One pass updates the water and every tracer of `w` (out: as many). With `ghosts` on (a step from
+/// the device only), it also writes the ghost cells of `out` made of the cells it writes.
 /// A device launches it on the instance `space` (a stream: OverlapSpaces); hosts ignore it.
 template <class E>
 void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
-                           const E& space = E()) {
+                           const detail::StaticGhosts& ghosts = {}, const E& space = E()) {
   if (box.empty()) return;
   detail::check_tracers(w, out);
+  if (ghosts.on && !step.on_device())
+    throw std::logic_error("the update writes ghost layers only with the step from the device");
   if constexpr (is_host_space<E>()) {
     if (step.on_device())
       throw std::logic_error("host updates take the step as a value (StepDt::value)");
@@ -1043,7 +1057,7 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
     } else {
       detail::launch_update<detail::RecomputeUpdate, NT>(
           "shwa::flux_update_recompute", detail::device_tile_policy<E>(box, tiling, space), step, k,
-          detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet), tiling.tx, tiling.ty,
+          detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet, ghosts), tiling.tx, tiling.ty,
           detail::ceil_div(box.nx(), tiling.tx));
     }
   });
@@ -1051,16 +1065,19 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
 
 /// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
-/// One pass updates the water and every tracer of `w` (out: as many).
+/// One pass updates the water and every tracer of `w` (out: as many). With `ghosts` on (a step from
+/// the device only), it also writes the ghost cells of `out` made of the cells it writes.
 /// A device launches it on the instance `space` (a stream: OverlapSpaces); hosts ignore it.
 template <class E>
 void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
                            const Field<E>& gn2_field, const Box& box, const StepDt& step,
                            const StepConstants& k, const Tiling& tiling,
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
-                           const E& space = E()) {
+                           const detail::StaticGhosts& ghosts = {}, const E& space = E()) {
   if (box.empty()) return;
   detail::check_tracers(w, out);
+  if (ghosts.on && !step.on_device())
+    throw std::logic_error("the update writes ghost layers only with the step from the device");
   if constexpr (is_host_space<E>()) {
     if (step.on_device())
       throw std::logic_error("host updates take the step as a value (StepDt::value)");
@@ -1077,7 +1094,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
       // (kUpdateCappedMinTeams); more tracers need more registers, and keep the general bound.
       using Col = detail::Column<E, NT>;
       const int rows = detail::update_rows<E>(box, tiling.rows);
-      const auto args = detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet);
+      const auto args = detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet, ghosts);
       if constexpr (NT == 1) {
         if (Col::teams(box, rows) >= detail::capped_update_teams<E>()) {
           detail::launch_update<detail::DecoupledUpdate, NT>(

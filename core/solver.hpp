@@ -94,6 +94,7 @@ class Solver {
     }
     ex.exchange(cur_);
     bc_.template fill<E>(cur_, H_, time_, k_.g, k_.eps_h);
+    ghosts_from_update_ = false;
     since_exchange_ = 0;
     quiet_.reset();
   }
@@ -113,18 +114,21 @@ class Solver {
   /// path launch one update: overlap is for blocks among others, which take the step on the host.)
   /// The device kernels run on the instance `space` (the default, or OverlapSpaces' band or
   /// interior); host updates run in turn.
+  /// With `ghosts` on (a step from the device), it also writes the ghost cells made of the cells
+  /// it writes (detail::StaticGhosts).
   void update(const Box& box, Real dt) { update(box, StepDt{dt}); }
-  void update(const Box& box, const StepDt& dt, const E& space = E()) {
+  void update(const Box& box, const StepDt& dt, const E& space = E(),
+              const detail::StaticGhosts& ghosts = {}) {
     if (box.empty()) return;
     StepDt launch = dt;
     if (!report_pending_) launch.report = nullptr, launch.clear = nullptr;
     report_pending_ = false;
     if (params_.variant == Variant::Recompute)
       flux_update_recompute(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_,
-                            space);
+                            ghosts, space);
     else
       flux_update_decoupled(cur_, next_, H_, gn2_, box, launch, k_, params_.tiling, clipped_, quiet_,
-                            space);
+                            ghosts, space);
   }
 
   /// W^{n+1} becomes the state.
@@ -159,6 +163,11 @@ class Solver {
   /// Fills the physical sides' ghost layers at the current time.
   void fill_boundaries() { bc_.template fill<E>(cur_, H_, time_, k_.g, k_.eps_h); }
 
+  /// Whether the update that made the state wrote its ghost layers too (see step()), so that the
+  /// next step launches no fill. set_update_writes_ghosts(false) keeps the fill (tests, benchmarks).
+  bool ghosts_from_update() const { return ghosts_from_update_; }
+  void set_update_writes_ghosts(bool on) { update_writes_ghosts_ = on; }
+
   /// One step, never past t_stop. Returns the dt taken.
   /// With overlap, the step that ends a k-step cycle updates the band of owned cells that other
   /// blocks need and the interior on two instances (OverlapSpaces: two streams on a GPU): the
@@ -176,10 +185,12 @@ class Solver {
   /// from the value the update reports, by the same operations: the steps are bit for bit those of
   /// the host-side path (tested). Larger blocks take the step as kernel arguments, which cost the
   /// update kernels no registers; there the host's wait is a small part of a step
-  /// (docs/kernels.md).
+  /// (docs/kernels.md). That update also writes the ghost layers of W^{n+1} where every side's
+  /// rule is static (wall or open: BoundaryFiller::static_ghosts), and the next step fills none.
   double step(double t_stop, Exchanger<E>& ex) {
     const int k = grid_.ng;
-    fill_boundaries();
+    if (!ghosts_from_update_) fill_boundaries();
+    ghosts_from_update_ = false;
     const double left = t_stop - time_;
     const Real num = Real(2) * Real(params_.cfl) * k_.dx * k_.dy;
     StepDt sd;
@@ -222,8 +233,10 @@ class Solver {
       ex.end_exchange(next_);
       sp.fence();
     } else {
-      update(grid_.grown_inner(k - 1 - since_exchange_), sd);
+      const bool ghosts = on_device && update_writes_ghosts_ && static_ghosts_.on;
+      update(grid_.grown_inner(k - 1 - since_exchange_), sd, E(), ghosts ? static_ghosts_ : detail::StaticGhosts{});
       if (exchange_after) ex.exchange(next_);
+      ghosts_from_update_ = ghosts;
     }
     if (on_device) {
       const PassResult pass = reported_pass();
@@ -303,6 +316,9 @@ class Solver {
   int since_exchange_ = 0;  // steps since the halos were exchanged
   bool overlap_ = false;
   std::unique_ptr<OverlapSpaces<E>> spaces_;
+  detail::StaticGhosts static_ghosts_ = bc_.static_ghosts();  // the update's ghost writes (step())
+  bool update_writes_ghosts_ = true;
+  bool ghosts_from_update_ = false;  // the state's ghosts were written by the update that made it
   // Where the update's step from the device costs it less than the host's wait (docs/kernels.md).
   std::int64_t device_step_max_cells_ =
       params_.variant == Variant::Recompute ? std::int64_t(1024) * 1024 : std::int64_t(4096) * 4096;

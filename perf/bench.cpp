@@ -87,13 +87,14 @@ struct Result {
   Tiling tile;
   long steps;
   double seconds, cups, gbs, pct;
+  bool update_ghosts;
 };
 
 /// The problem's initial x-velocity [m/s], unless --velocity sets another.
 constexpr double kVelocity = 0.5;
 
 Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw, int extra_rows,
-               bool skip_dry, int tracers, double velocity) {
+               bool skip_dry, int tracers, double velocity, bool update_ghosts) {
   SolverParams p;
   p.tracers = tracers;
   p.variant = v;
@@ -105,6 +106,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   Grid g = Grid::single(n, n, dx, dx);
   SingleBlock<DefaultExec> ex;
   Solver<DefaultExec> s(g, p);
+  s.set_update_writes_ghosts(update_ghosts);
   initialize(s, ex, [&](double x, double y, CellInit& c) {
     c.H = 10.0 + 2.0 * std::sin(x / 70.0) * std::cos(y / 90.0);
     c.eta = 1.0 * std::exp(-((x - 400) * (x - 400) + (y - 500) * (y - 500)) / 20000.0);
@@ -126,6 +128,7 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   // from the block's size.
   r.tile.cfl_rows = s.last_cfl_rows() > 0 ? s.last_cfl_rows() : shwa::detail::cfl_rows<DefaultExec>(g.owned(), t);
   r.steps = steps;
+  r.update_ghosts = update_ghosts;
   r.seconds = sec;
   r.cups = double(n) * n * steps / sec;
   r.gbs = r.cups * (11.0 + 2.0 * tracers) * sizeof(Real) / 1e9;
@@ -155,7 +158,7 @@ int main(int argc, char* argv[]) {
   std::string json;
   double extra_work = 0;
   int tracers = 1;
-  std::string skip_dry = "on";
+  std::string skip_dry = "on", update_ghosts = "on";
   double velocity = kVelocity;
   app.add_option("--sizes", sizes, "comma-separated grid sizes n (n x n cells)");
   app.add_option("--variants", variants, "comma-separated: recompute, decoupled");
@@ -167,6 +170,10 @@ int main(int argc, char* argv[]) {
   app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
   app.add_option("--skip-dry", skip_dry, "skip dry land that cannot change (the field is all wet: its cost)")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--update-ghosts", update_ghosts,
+                 "the update writes the walls' ghost layers, and no fill runs before the next step "
+                 "(where the step comes from the device); on, off, or both in turn: on,off")
+      ->check(CLI::IsMember({"on", "off", "on,off", "off,on"}));
   app.add_option("--velocity", velocity,
                  "the water's initial x-velocity [m/s]; 0: still water away from the hump, where the "
                  "kernels divide zero momenta (perf/history.py records only the default)");
@@ -207,14 +214,15 @@ int main(int argc, char* argv[]) {
         std::fprintf(stderr, "shwa_bench: unknown variant '%s'\n", vs.c_str());
         return 2;
       }
-      for (const Tiling& t : tilings) {
-        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on", tracers, velocity);
+      for (const Tiling& t : tilings) for (const auto& ug : split(update_ghosts, ',')) {
+        const Result r = run_one(n, v, t, warmup, steps, bw, int(std::lround(extra_work * n)), skip_dry == "on", tracers,
+                                 velocity, ug == "on");
         results.push_back(r);
         const std::string ts = std::to_string(r.tile.tx) + "x" + std::to_string(r.tile.ty) + "/" + std::to_string(r.tile.rows) +
                                (t.rows > 0 ? "" : "a") + "/" + std::to_string(r.tile.cfl_rows) + (t.cfl_rows > 0 ? "" : "a");
-        std::printf("%7d %-10s %10s %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%\n", r.n,
+        std::printf("%7d %-10s %10s %7ld %10.4f %12.4f %9.1f %8.1f %8.1f%%%s\n", r.n,
                     r.variant.c_str(), ts.c_str(), r.steps, r.seconds, r.cups / 1e9, r.gbs,
-                    bw / 1e9, r.pct);
+                    bw / 1e9, r.pct, r.update_ghosts ? "" : "  ghosts filled");
         std::fflush(stdout);
       }
     }
@@ -229,7 +237,8 @@ int main(int argc, char* argv[]) {
       f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx
         << ", " << r.tile.ty << "], \"rows\": " << r.tile.rows << ", \"cfl_rows\": " << r.tile.cfl_rows << ", \"steps\": " << r.steps << ", \"seconds\": " << r.seconds
         << ", \"cell_updates_per_s\": " << r.cups << ", \"GBps\": " << r.gbs
-        << ", \"percent_of_copy\": " << r.pct << "}" << (k + 1 < results.size() ? "," : "") << "\n";
+        << ", \"percent_of_copy\": " << r.pct
+        << ", \"update_ghosts\": " << (r.update_ghosts ? "true" : "false") << "}" << (k + 1 < results.size() ? "," : "") << "\n";
     }
     f << "  ]\n}\n";
   }

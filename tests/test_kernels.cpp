@@ -342,6 +342,123 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
   if (DeviceReport<DefaultExec>::kAvailable) CHECK(longer_rows > 0);
 }
 
+namespace {
+
+/// Every field of a state, ghost layers included, bit for bit.
+bool same_padded_bits(const Conserved<DefaultExec>& a, const Conserved<DefaultExec>& b) {
+  if (a.size() != b.size()) return false;
+  for (int f = 0; f < a.size(); ++f) {
+    const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a[f]);
+    const auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b[f]);
+    if (x.span() != y.span() || std::memcmp(x.data(), y.data(), x.span() * sizeof(Real)) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("the ghost cells the update writes are the boundary fill's, bit for bit", "[kernels][boundary]") {
+  // detail::StaticGhosts, the ghost layers a single block's update writes where every side is a
+  // wall or open: each owned cell writes the ghost cells made of it. Over an arbitrary state,
+  // writing them from every owned cell must give the fill's ghost layers and corners to the last
+  // bit, for every mix of wall and open, one to three ghost layers, and blocks as narrow as the
+  // layers are deep.
+  const int shapes[][3] = {{9, 7, 1}, {9, 7, 2}, {3, 2, 2}, {5, 4, 3}, {1, 1, 1}};
+  for (const auto& shape : shapes) {
+    const Grid g = Grid::single(shape[0], shape[1], 1.0, 1.0, 0, 0, shape[2]);
+    for (int mix = 0; mix < 16; ++mix) {
+      CAPTURE(shape[0], shape[1], shape[2], mix);
+      Boundaries bc;
+      for (int side = 0; side < kNumSides; ++side) bc.side_default[side] = (mix >> side) & 1 ? BcType::Open : BcType::Wall;
+      const BoundaryFiller filler(g, bc);
+      const detail::StaticGhosts ghosts = filler.static_ghosts();
+      REQUIRE(ghosts.on);
+      Conserved<DefaultExec> filled("filled", g, 2), written("written", g, 2), before("before", g, 2);
+      // Distinct values everywhere, signed discharges, old values in the ghosts.
+      for (int f = 0; f < before.size(); ++f) {
+        auto m = Kokkos::create_mirror_view(before[f]);
+        for (int j = 0; j < g.ny_padded(); ++j)
+          for (int i = 0; i < g.nx_padded(); ++i) m(j, i) = Real(0.1 + 0.37 * f + 0.011 * j - 0.007 * i * (f % 2 ? 1 : -1));
+        Kokkos::deep_copy(before[f], m);
+        Kokkos::deep_copy(filled[f], before[f]);
+        Kokkos::deep_copy(written[f], before[f]);
+      }
+      Field<DefaultExec> H("H", g.ny_padded(), g.nx_padded());
+      filler.fill(filled, H, 0.0, Real(9.81), Real(1e-4));
+      const Box o = g.owned();
+      Kokkos::parallel_for(
+          "test::static_ghosts", Kokkos::MDRangePolicy<DefaultExec, Kokkos::Rank<2>>({o.j0, o.i0}, {o.j1, o.i1}),
+          KOKKOS_LAMBDA(int j, int i) { ghosts.write<2>(written, j, i); });
+      REQUIRE(same_padded_bits(filled, written));
+      REQUIRE(!same_padded_bits(before, written));
+    }
+  }
+  // Off where a rule depends on time or on the cell along the side, where a side faces another
+  // block, and where a block is narrower than its ghost layers are deep.
+  const Grid g = Grid::single(9, 7, 1.0, 1.0, 0, 0, 2);
+  Boundaries segmented = Boundaries::all(BcType::Wall);
+  BcSegment stage;
+  stage.side = North;
+  stage.type = BcType::Stage;
+  stage.stage = Series(0.5);
+  segmented.segments = {stage};
+  CHECK(!BoundaryFiller(g, segmented).static_ghosts().on);
+  Grid inner = g;
+  inner.physical[East] = false;
+  CHECK(!BoundaryFiller(inner, Boundaries::all(BcType::Open)).static_ghosts().on);
+  CHECK(!BoundaryFiller(Grid::single(1, 7, 1.0, 1.0, 0, 0, 2), Boundaries::all(BcType::Wall)).static_ghosts().on);
+}
+
+TEST_CASE("a step whose update writes the ghost layers gives the fill's state, bit for bit", "[kernels][boundary]") {
+  // On a device, a single block with walls and open sides takes its step from the device, its
+  // update writes the ghost layers of the new state, and the next step launches no fill
+  // (Solver::step). After every step the whole state, ghost layers included, must be that of a run
+  // that fills them, both variants, one and two ghost layers, and where the run switches between
+  // the device's step and the host's. Host backends always fill.
+  const bool device = DeviceReport<DefaultExec>::kAvailable;
+  if (!device) WARN("this execution space takes the step on the host: the update writes no ghost layers, both runs fill");
+  Case walls = busy_case(97, 70);
+  walls.bc.segments.clear();
+  Case open = walls;
+  open.bc = Boundaries::all(BcType::Open);
+  open.bc.side_default[South] = BcType::Wall;
+  Case deep = walls;
+  deep.grid = Grid::single(97, 70, 1.0, 0.8, 0, 0, 2);
+  const Case cases[] = {walls, open, deep};
+  for (int ci = 0; ci < 3; ++ci) {
+    for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
+      const Case& c = cases[ci];
+      CAPTURE(ci, to_string(v));
+      SingleBlock<DefaultExec> ex;
+      Solver<DefaultExec> a(c.grid, params(v, {32, 8}), c.bc), b(c.grid, params(v, {32, 8}), c.bc),
+          switching(c.grid, params(v, {32, 8}), c.bc);
+      b.set_update_writes_ghosts(false);
+      initialize(a, ex, c.init);
+      initialize(b, ex, c.init);
+      initialize(switching, ex, c.init);
+      long n = 0, fused = 0, device_steps = 0;
+      while (a.time() < 3.0) {
+        const double da = a.step(3.0, ex);
+        REQUIRE(b.step(3.0, ex) == da);
+        switching.set_device_step_max_cells(n % 5 < 3 ? a.device_step_max_cells() : 0);
+        device_steps += n % 5 < 3;
+        REQUIRE(switching.step(3.0, ex) == da);
+        REQUIRE(a.ghosts_from_update() == device);
+        REQUIRE(!b.ghosts_from_update());
+        fused += switching.ghosts_from_update();
+        b.fill_boundaries();
+        if (!a.ghosts_from_update()) a.fill_boundaries();
+        REQUIRE(same_padded_bits(a.state(), b.state()));
+        if (!switching.ghosts_from_update()) switching.fill_boundaries();
+        REQUIRE(same_padded_bits(switching.state(), b.state()));
+        ++n;
+      }
+      CHECK(n > 20);
+      CHECK(fused == (device ? device_steps : 0));
+    }
+  }
+}
+
 TEST_CASE("the device CFL pass's rows: one wave where the teams that ran need two", "[kernels]") {
   // detail::cfl_rows: rows from the block's size, longer ones (the fewest whose whole league the
   // device holds at once) where the last pass's running teams were more than the device holds at
