@@ -98,6 +98,18 @@ struct StaticGhosts {
     m0 = wall[s] ? d : 0;
     m1 = wall[s] ? (d < geo.ng ? d + 1 : d) : (d == 0 ? geo.ng : 0);
   }
+  /// write() for the cells [j0, j1) of storage column i: only those next to a side are visited.
+  template <int NT, class W>
+  KOKKOS_INLINE_FUNCTION void write_column(const W& w, int i, int j0, int j1) const {
+    if (!on) return;
+    const int ng = geo.ng;
+    if (i < 2 * ng || i >= geo.nx) {
+      for (int j = j0; j < j1; ++j) write<NT>(w, j, i);
+      return;
+    }
+    for (int j = j0; j < j1 && j < 2 * ng; ++j) write<NT>(w, j, i);
+    for (int j = j0 > geo.ny ? j0 : geo.ny; j < j1; ++j) write<NT>(w, j, i);
+  }
   /// Writes the ghost cells made of storage cell (j, i) of w, which holds its final values.
   template <int NT, class W>
   KOKKOS_INLINE_FUNCTION void write(const W& w, int j, int i) const {

@@ -949,13 +949,11 @@ struct DecoupledUpdate {
         More<NT> dmm, dpm;
         device_roe<1>(below, c, g, sg, eps, dm, dp, em);
         more_fluct<NT>(em, c_below, cm, dmm, dpm);
-        if (r >= 1 && col.owned) {
-          if (update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
-                              mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), fx, fy, dt,
-                              a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped))
-            act = true;
-          if constexpr (kWritesGhosts<StepSource>) a.ghosts.template write<NT>(a.out, j - 1, i);
-        }
+        if (r >= 1 && col.owned &&
+            update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
+                            mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), fx, fy, dt,
+                            a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped))
+          act = true;
         my = dp, mym = dpm;
       }
       if (r >= 0 && r < col.nrows) {
@@ -974,6 +972,9 @@ struct DecoupledUpdate {
       c_below = cm, hcm_below = raw_more;
       mx_below = mx, my_below = my, mxm_below = mxm, mym_below = mym;
     }
+    // After the walk, not in it: a test in every row lengthens every team's walk (perf/results).
+    if constexpr (kWritesGhosts<StepSource>)
+      if (col.owned) a.ghosts.template write_column<NT>(a.out, i, col.j0, col.j0 + col.nrows);
     if (q.on) col.mark_active(m, q, b, act);
   }
 };

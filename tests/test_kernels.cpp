@@ -359,7 +359,8 @@ bool same_padded_bits(const Conserved<DefaultExec>& a, const Conserved<DefaultEx
 
 TEST_CASE("the ghost cells the update writes are the boundary fill's, bit for bit", "[kernels][boundary]") {
   // detail::StaticGhosts, the ghost layers a single block's update writes where every side is a
-  // wall or open: each owned cell writes the ghost cells made of it. Over an arbitrary state,
+  // wall or open: each owned cell writes the ghost cells made of it, a team's run of a column at a
+  // time. Over an arbitrary state,
   // writing them from every owned cell must give the fill's ghost layers and corners to the last
   // bit, for every mix of wall and open, one to three ghost layers, and blocks as narrow as the
   // layers are deep.
@@ -385,10 +386,15 @@ TEST_CASE("the ghost cells the update writes are the boundary fill's, bit for bi
       }
       Field<DefaultExec> H("H", g.ny_padded(), g.nx_padded());
       filler.fill(filled, H, 0.0, Real(9.81), Real(1e-4));
+      // As the column kernels call it: runs of 3 rows (a last shorter one) a column.
       const Box o = g.owned();
+      const int runs = (o.ny() + 2) / 3;
       Kokkos::parallel_for(
-          "test::static_ghosts", Kokkos::MDRangePolicy<DefaultExec, Kokkos::Rank<2>>({o.j0, o.i0}, {o.j1, o.i1}),
-          KOKKOS_LAMBDA(int j, int i) { ghosts.write<2>(written, j, i); });
+          "test::static_ghosts", Kokkos::MDRangePolicy<DefaultExec, Kokkos::Rank<2>>({0, o.i0}, {runs, o.i1}),
+          KOKKOS_LAMBDA(int run, int i) {
+            const int j0 = o.j0 + 3 * run;
+            ghosts.write_column<2>(written, i, j0, j0 + 3 < o.j1 ? j0 + 3 : o.j1);
+          });
       REQUIRE(same_padded_bits(filled, written));
       REQUIRE(!same_padded_bits(before, written));
     }
