@@ -83,7 +83,7 @@ struct SideGeometry {
 /// wall mirrors interior layer m, every ghost layer of an open side copies layer 0, and a corner
 /// cell takes the south or north rule applied to the west or east ghost cell beside it, as
 /// FillGhosts computes it. So write() gives, for the cell just written, every ghost cell made of
-/// it, with the fill's values bit for bit (tested).
+/// it, with the fill's values bit for bit (tested), from the values in the update's registers.
 struct StaticGhosts {
   SideGeometry geo{};
   bool on = false;
@@ -98,29 +98,21 @@ struct StaticGhosts {
     m0 = wall[s] ? d : 0;
     m1 = wall[s] ? (d < geo.ng ? d + 1 : d) : (d == 0 ? geo.ng : 0);
   }
-  /// write() for the cells [j0, j1) of storage column i: only those next to a side are visited.
-  template <int NT, class W>
-  KOKKOS_INLINE_FUNCTION void write_column(const W& w, int i, int j0, int j1) const {
-    if (!on) return;
-    const int ng = geo.ng;
-    if (i < 2 * ng || i >= geo.nx) {
-      for (int j = j0; j < j1; ++j) write<NT>(w, j, i);
-      return;
-    }
-    for (int j = j0; j < j1 && j < 2 * ng; ++j) write<NT>(w, j, i);
-    for (int j = j0 > geo.ny ? j0 : geo.ny; j < j1; ++j) write<NT>(w, j, i);
+  /// Whether a team's cells, storage columns [i0, i1) and rows [j0, j1), reach a layer that ghost
+  /// cells are made of (so that write() is called for them, and only for them).
+  KOKKOS_INLINE_FUNCTION bool near(int i0, int i1, int j0, int j1) const {
+    return on && (i0 < 2 * geo.ng || i1 > geo.nx || j0 < 2 * geo.ng || j1 > geo.ny);
   }
-  /// Writes the ghost cells made of storage cell (j, i) of w, which holds its final values.
-  template <int NT, class W>
-  KOKKOS_INLINE_FUNCTION void write(const W& w, int j, int i) const {
+  /// Writes to w the ghost cells made of storage cell (j, i), whose new values the caller has just
+  /// written: h, qx, qy, the first tracer's h c in hc0 and the others' in hcm[1..NT).
+  template <int NT, class W, class Tracers>
+  KOKKOS_INLINE_FUNCTION void write(const W& w, int j, int i, Real h, Real qx, Real qy, Real hc0,
+                                    const Tracers& hcm) const {
     const int ng = geo.ng;
     if (!on || (i >= 2 * ng && i < geo.nx && j >= 2 * ng && j < geo.ny)) return;  // no layer < ng
-    const Real h = w.h(j, i), qx = w.qx(j, i), qy = w.qy(j, i);
-    Real hc[NT];
-    for (int t = 0; t < NT; ++t) hc[t] = w.hc[t](j, i);
     const auto put = [&](int jg, int ig, Real gqx, Real gqy) {
-      w.h(jg, ig) = h, w.qx(jg, ig) = gqx, w.qy(jg, ig) = gqy;
-      for (int t = 0; t < NT; ++t) w.hc[t](jg, ig) = hc[t];
+      w.h(jg, ig) = h, w.qx(jg, ig) = gqx, w.qy(jg, ig) = gqy, w.hc[0](jg, ig) = hc0;
+      for (int t = 1; t < NT; ++t) w.hc[t](jg, ig) = hcm[t];
     };
     int jg, ig, jm, im, jn, in, m0, m1, n0, n1;
     for (int sx = West; sx <= East; ++sx) {

@@ -284,13 +284,15 @@ KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real
 
 /// W^{n+1} of one cell from W^n (h0, qx0, qy0, hc0; the other tracers' h c in hcm0) and the sums
 /// of its edge fluctuations (update_values, update_tracer), then the Manning friction
-/// (friction_factor); written to `out`. Returns whether the new state is active (QuietMap).
+/// (friction_factor); written to `out`, with the ghost cells made of it where `write_ghosts`
+/// (StaticGhosts). Returns whether the new state is active (QuietMap).
 template <int NT, class E>
 KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real hc0, const More<NT>& hcm0,
                                              const Conserved<E>& out, int j, int i, const Fluct& Mx,
                                              const More<NT>& Mxm, const Fluct& My, const More<NT>& Mym,
                                              Real fx, Real fy, Real dt, Real gn2, Real eps_h,
-                                             const ClipCounter<E>& clipped) {
+                                             const ClipCounter<E>& clipped, bool write_ghosts = false,
+                                             const StaticGhosts& ghosts = {}) {
   Real h = h0, qx = qx0, qy = qy0, hc = hc0, clip;
   bool empty;
   update_values(h, qx, qy, hc, Mx, My, fx, fy, eps_h, clip, empty);
@@ -313,6 +315,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
   out.hc[0](j, i) = hc;
 #pragma unroll
   for (int t = 1; t < NT; ++t) out.hc[t](j, i) = hcm[t];
+  if (write_ghosts) ghosts.write<NT>(out, j, i, h, qx, qy, hc, hcm);
   return active;
 }
 
@@ -889,10 +892,10 @@ struct RecomputeUpdate {
       // Each active cell marks its own square (plain stores of one value: QuietMap::mark),
       // which costs less than a team reduction of the tile's activity.
       if (update_cell<NT>(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc[0](j, i), hcm0, a.out, j, i, Mx, Mxm,
-                          My, Mym, fx, fy, dt, a.has_n ? a.gn2_field(j, i) : a.gn2c, eps, a.clipped) &&
+                          My, Mym, fx, fy, dt, a.has_n ? a.gn2_field(j, i) : a.gn2c, eps, a.clipped,
+                          kWritesGhosts<StepSource> && a.ghosts.on, a.ghosts) &&
           q.on)
         q.mark(i, i + 1, j, j + 1);
-      if constexpr (kWritesGhosts<StepSource>) a.ghosts.template write<NT>(a.out, j, i);
     });
   }
 };
@@ -919,6 +922,10 @@ struct DecoupledUpdate {
     const Col col(m, b, rows);
     if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
     const int i = col.i;
+    // Only teams next to a side write ghost cells: a test of every cell lengthened every team's
+    // walk, and reading the cells back after the walk lengthened the teams on the sides more
+    // (perf/results).
+    const bool ghosts = kWritesGhosts<StepSource> && a.ghosts.near(col.i0(), col.i1(b), col.j0, col.j0 + col.nrows);
     bool act = false;  // this lane's cell was active in a row
     CellPrim below{0, 0, 0, 0, 0, 0};
     Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
@@ -952,7 +959,7 @@ struct DecoupledUpdate {
         if (r >= 1 && col.owned &&
             update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
                             mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), fx, fy, dt,
-                            a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped))
+                            a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped, ghosts, a.ghosts))
           act = true;
         my = dp, mym = dpm;
       }
@@ -972,9 +979,6 @@ struct DecoupledUpdate {
       c_below = cm, hcm_below = raw_more;
       mx_below = mx, my_below = my, mxm_below = mxm, mym_below = mym;
     }
-    // After the walk, not in it: a test in every row lengthens every team's walk (perf/results).
-    if constexpr (kWritesGhosts<StepSource>)
-      if (col.owned) a.ghosts.template write_column<NT>(a.out, i, col.j0, col.j0 + col.nrows);
     if (q.on) col.mark_active(m, q, b, act);
   }
 };
