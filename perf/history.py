@@ -77,7 +77,7 @@ def append(args):
     start = len(rows)
     best = {}
     for r in data["results"]:
-        if not r.get("update_ghosts", True):  # a run with the fill kept (--update-ghosts): not the standard step
+        if r.get("update_ghosts", "on") != "on":  # --update-ghosts off or all: not the standard step
             continue
         k = (r["n"], r["variant"])
         if k not in best or r["cell_updates_per_s"] > best[k]["cell_updates_per_s"]:
