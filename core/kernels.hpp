@@ -905,8 +905,8 @@ struct RecomputeUpdate {
 /// solved by both teams on the same bits, so it gives the same result whichever team (tile, block)
 /// solves it, and the fields do not depend on the decomposition. StepSource: HostStep or
 /// DeviceStep.
-template <class E, class StepSource, int NT>
-struct DecoupledUpdate {
+template <class E, class StepSource, int NT, bool Ghosts>
+struct DecoupledUpdateBody {
   using Col = Column<E, NT>;
   UpdateArgs<E> a;
   StepSource step;
@@ -925,7 +925,7 @@ struct DecoupledUpdate {
     // Only teams next to a side write ghost cells: a test of every cell lengthened every team's
     // walk, and reading the cells back after the walk lengthened the teams on the sides more
     // (perf/results).
-    const bool ghosts = kWritesGhosts<StepSource> && a.ghosts.near(col.i0(), col.i1(b), col.j0, col.j0 + col.nrows);
+    const bool ghosts = Ghosts && a.ghosts.near(col.i0(), col.i1(b), col.j0, col.j0 + col.nrows);
     bool act = false;  // this lane's cell was active in a row
     CellPrim below{0, 0, 0, 0, 0, 0};
     Real qx_below = 0, qy_below = 0, hc_below = 0;     // W^n of the cell below (h: below.h)
@@ -982,6 +982,15 @@ struct DecoupledUpdate {
     if (q.on) col.mark_active(m, q, b, act);
   }
 };
+
+/// The decoupled update, with the ghost writes where the step comes from the device.
+template <class E, class StepSource, int NT>
+using DecoupledUpdate = DecoupledUpdateBody<E, StepSource, NT, kWritesGhosts<StepSource>>;
+/// Without the ghost writes' code, for launches that write none: the code costs the capped kernel
+/// spills (ptxas), and the blocks of many teams are too large to write their ghosts
+/// (Solver::update_ghosts_max_cells).
+template <class E, class StepSource, int NT>
+using DecoupledUpdateNoGhosts = DecoupledUpdateBody<E, StepSource, NT, false>;
 
 /// Launches an update functor F<E, StepSource, NT> with the step's source: HostStep or DeviceStep
 /// (StepDt).
@@ -1095,17 +1104,22 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
       detail::host_flux_update_decoupled<NT>(w, out, H, gn2_field, box, step.value, k, tiling, clipped,
                                              quiet);
     } else {
-      // One tracer's update in blocks of many teams with more warps a multiprocessor
-      // (kUpdateCappedMinTeams); more tracers need more registers, and keep the general bound.
+      // One tracer's update without the ghost writes' code where it writes none (the writes cost
+      // the capped kernel spills, docs/kernels.md), and in blocks of many teams with more warps a
+      // multiprocessor (kUpdateCappedMinTeams); more tracers need more registers, and keep the
+      // general bound and one kernel.
       using Col = detail::Column<E, NT>;
       const int rows = detail::update_rows<E>(box, tiling.rows);
       const auto args = detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet, ghosts);
       if constexpr (NT == 1) {
-        if (Col::teams(box, rows) >= detail::capped_update_teams<E>()) {
-          detail::launch_update<detail::DecoupledUpdate, NT>(
-              "shwa::flux_update_decoupled",
-              Col::template policy<detail::kUpdateCappedMinTeams>(box, rows, space), step, k, args,
-              rows);
+        if (!ghosts.on) {
+          if (Col::teams(box, rows) >= detail::capped_update_teams<E>())
+            detail::launch_update<detail::DecoupledUpdateNoGhosts, NT>(
+                "shwa::flux_update_decoupled",
+                Col::template policy<detail::kUpdateCappedMinTeams>(box, rows, space), step, k, args, rows);
+          else
+            detail::launch_update<detail::DecoupledUpdateNoGhosts, NT>(
+                "shwa::flux_update_decoupled", Col::policy(box, rows, space), step, k, args, rows);
           return;
         }
       }
