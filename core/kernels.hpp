@@ -922,9 +922,8 @@ struct DecoupledUpdateBody {
     const Col col(m, b, rows);
     if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
     const int i = col.i;
-    // Only teams next to a side write ghost cells: a test of every cell lengthened every team's
-    // walk, and reading the cells back after the walk lengthened the teams on the sides more
-    // (perf/results).
+    // Only teams next to a side test their cells for ghost writes, so that the other teams' walks
+    // carry no test; the writes take the values update_cell has just stored, not loads (docs/kernels.md).
     const bool ghosts = Ghosts && a.ghosts.near(col.i0(), col.i1(b), col.j0, col.j0 + col.nrows);
     bool act = false;  // this lane's cell was active in a row
     CellPrim below{0, 0, 0, 0, 0, 0};

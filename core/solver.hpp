@@ -321,10 +321,7 @@ class Solver {
   bool overlap_ = false;
   std::unique_ptr<OverlapSpaces<E>> spaces_;
   detail::StaticGhosts static_ghosts_ = bc_.static_ghosts();  // the update's ghost writes (step())
-  // Where writing the ghosts costs the update less than the fill's launch: on an H200, the
-  // recompute update of every block that takes the step from the device gains (512^2 +7.5 %,
-  // 1024^2 +1.8 %), the decoupled update up to 768^2 (+2 %) and loses 1.6-2 % from 1024^2 up
-  // (docs/kernels.md).
+  // Where writing the ghosts cost the update less than the fill's launch saves (docs/kernels.md).
   std::int64_t update_ghosts_max_cells_ =
       params_.variant == Variant::Recompute ? std::int64_t(1024) * 1024 : std::int64_t(768) * 768;
   bool ghosts_from_update_ = false;  // the state's ghosts were written by the update that made it
