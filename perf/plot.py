@@ -68,7 +68,7 @@ def parse_scale(path):
 
 
 def throughput(results, out):
-    fig, ax = plt().subplots(figsize=(7.5, 5))
+    fig, ax = plt().subplots(figsize=(10, 5))
     styles = {"recompute": "--", "decoupled": "-"}
     for path, label, color in [
         ("*-h200-cuda-double.json", "CUDA H200, double", "tab:blue"),
@@ -99,7 +99,7 @@ def throughput(results, out):
     ax.set_ylabel("G cell updates / s")
     ax.set_title("shwa step throughput (best tile per variant)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the axes: no point hidden
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 
