@@ -657,7 +657,8 @@ long cfl_resident_teams() {
   return long(device_multiprocessors<E>()) * kCflMinTeams;
 }
 
-/// Rows a team of the device CFL pass sweeps: tiling.cfl_rows where set, else the more of
+/// Rows a team of the device CFL pass that takes the step to the device (cfl_max_z) sweeps:
+/// tiling.cfl_rows where set, else the more of
 /// column_rows (a team for every SHWA_DEVICE_CFL_FILL resident warps, at most 8 rows) and the
 /// balanced rows over the teams the pass holds at once (balanced_rows, weight 2; they are the more
 /// from about 1536^2 up on an H200). A team of the pass walks its rows in series, and where teams
@@ -781,13 +782,24 @@ struct CflMaxZAtomic {
   }
 };
 
+/// Rows a team of the device CFL pass that hands its result to the host (device_cfl_max_z, a
+/// Kokkos parallel_reduce): tiling.cfl_rows where set, else column_rows (a team for every
+/// SHWA_DEVICE_CFL_FILL resident warps, at most 64 rows). A team of a reduction costs more than one
+/// of cfl_max_z (a block's partial result, folded by the last blocks), so this pass takes the long
+/// rows of column_rows where cfl_rows would balance shorter ones, which measured slower from
+/// 2048^2 to 4096^2 on an H200 (perf/results/2026-12-03-s24-h200.md).
+template <class E>
+int reduce_cfl_rows(const Box& box, const Tiling& t) {
+  return t.cfl_rows > 0 ? t.cfl_rows : column_rows<E>(box, 0, SHWA_DEVICE_CFL_FILL);
+}
+
 /// The device CFL pass over `box`: its largest Z_i into `reducer` (a Kokkos::Max). The reduction is
 /// the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (a correctly rounded division is
 /// monotone), and it saves a division a cell.
 template <class E, class Reducer>
 void device_cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
                       const Tiling& tiling, const QuietMap<E>& quiet, const Reducer& reducer) {
-  const int rows = cfl_rows<E>(box, tiling);
+  const int rows = reduce_cfl_rows<E>(box, tiling);
   Kokkos::parallel_reduce("shwa::cfl_max_z_reduce", Column<E>::policy(box, rows),
                           CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)},
                           reducer);
