@@ -124,8 +124,12 @@ for step in "$@"; do
     mpirun -np "$NP" --bind-to none $s --n 8192 --k 2,4 --overlap off,on --steps 50 | tee -a "$log"
     mpirun -np "$NP" --bind-to none $s --n 8192 --weak --k 1 --overlap off,on --steps 50 | tee -a "$log" ;;
   float)
-    cmake --preset cuda-float "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF > /dev/null 2>&1 &&
-      cmake --build --preset cuda-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-cuda-float.log" 2>&1 &&
+    # Kokkos as the build step makes it (reused where built), so that this step also runs alone.
+    { scripts/build-kokkos.sh cuda > "$out/float-kokkos.log" 2>&1 || { echo "float: Kokkos build FAILED"; tail "$out/float-kokkos.log"; false; }; } &&
+    { cmake --preset cuda-float "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF > "$out/configure-cuda-float.log" 2>&1 ||
+        { echo "float: configure FAILED"; tail -20 "$out/configure-cuda-float.log"; false; }; } &&
+    { cmake --build --preset cuda-float -j "$SHWA_JOBS" --target shwa_bench > "$out/build-cuda-float.log" 2>&1 ||
+        { echo "float: build FAILED"; grep -m20 -A3 error "$out/build-cuda-float.log"; false; }; } &&
       bench build/cuda-float/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-float.json" | tee "$out/bench-cuda-float.log" &&
       history "$out/bench-cuda-float.json" ;;
   bounds)
