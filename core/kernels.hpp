@@ -784,10 +784,11 @@ struct CflMaxZAtomic {
 
 /// Rows a team of the device CFL pass that hands its result to the host (device_cfl_max_z, a
 /// Kokkos parallel_reduce): tiling.cfl_rows where set, else column_rows (a team for every
-/// SHWA_DEVICE_CFL_FILL resident warps, at most 64 rows). A team of a reduction costs more than one
-/// of cfl_max_z (a block's partial result, folded by the last blocks), so this pass takes the long
+/// SHWA_DEVICE_CFL_FILL resident warps, at most 64 rows). Kokkos' CUDA reduction over a TeamPolicy
+/// launches a block a team (at most 32768) and ends with the last block's one warp folding every
+/// block's partial result in series, so its tail grows with the teams: this pass takes the long
 /// rows of column_rows where cfl_rows would balance shorter ones, which measured slower from
-/// 2048^2 to 4096^2 on an H200 (perf/results/2026-12-03-s24-h200.md).
+/// 1536^2 to 4096^2 on an H200 (perf/results/2026-12-03-s24-h200.md).
 template <class E>
 int reduce_cfl_rows(const Box& box, const Tiling& t) {
   return t.cfl_rows > 0 ? t.cfl_rows : column_rows<E>(box, 0, SHWA_DEVICE_CFL_FILL);
