@@ -1,6 +1,6 @@
 // shwa/core/kernels.hpp — the two kernels of a step (docs/method.md section 6):
-//   cfl_min_dt      the CFL reduction over W^n (parallel_reduce; on devices the max of Z_i), each
-//                   edge's speed computed once
+//   cfl_min_dt      the CFL reduction over W^n (hosts: parallel_reduce; devices: cfl_max_z, the max
+//                   of Z_i by atomics), each edge's speed computed once
 //   flux_update_*   the Roe fluxes and the update W^n -> W^{n+1}, in two variants that give the same
 //                   answer:
 //     recompute  one thread a cell; each cell solves its four edges (interior edges twice).
@@ -715,8 +715,6 @@ struct CflMaxZ {
   QuietMap<E> q;
   Real g, eps, dx, dy;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Col::Member& m, Real& lmax) const { sweep(m, lmax); }
-
   /// Raises lmax to the thread's cells' Z_i; false (and nothing done) for a team that skips its
   /// cells (every thread of the team gets the same answer).
   KOKKOS_INLINE_FUNCTION bool sweep(const typename Col::Member& m, Real& lmax) const {
@@ -782,49 +780,7 @@ struct CflMaxZAtomic {
   }
 };
 
-/// Rows a team of the device CFL pass that hands its result to the host (device_cfl_max_z, a
-/// Kokkos parallel_reduce): tiling.cfl_rows where set, else column_rows (a team for every
-/// SHWA_DEVICE_CFL_FILL resident warps, at most 64 rows). Kokkos' CUDA reduction over a TeamPolicy
-/// launches a block a team (at most 32768) and ends with the last block's one warp folding every
-/// block's partial result in series, so its tail grows with the teams: this pass takes the long
-/// rows of column_rows where cfl_rows would balance shorter ones, which measured slower from
-/// 1536^2 to 4096^2 on an H200 (perf/results/2026-12-03-s24-h200.md).
-template <class E>
-int reduce_cfl_rows(const Box& box, const Tiling& t) {
-  return t.cfl_rows > 0 ? t.cfl_rows : column_rows<E>(box, 0, SHWA_DEVICE_CFL_FILL);
-}
-
-/// The device CFL pass over `box`: its largest Z_i into `reducer` (a Kokkos::Max). The reduction is
-/// the max of Z_i: min_i (num / Z_i) = num / max_i Z_i exactly (a correctly rounded division is
-/// monotone), and it saves a division a cell.
-template <class E, class Reducer>
-void device_cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
-                      const Tiling& tiling, const QuietMap<E>& quiet, const Reducer& reducer) {
-  const int rows = reduce_cfl_rows<E>(box, tiling);
-  Kokkos::parallel_reduce("shwa::cfl_max_z_reduce", Column<E>::policy(box, rows),
-                          CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)},
-                          reducer);
-}
-
 }  // namespace detail
-
-/// The CFL time step over `box` (docs/method.md section 3): min over its cells of 2 CFL dx dy / Z_i,
-/// Z_i = sum over the cell's edges of |E| (|un~| + a~); no_step_limit() when no cell limits the
-/// step. Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped.
-template <class E>
-Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
-                Real cfl, const Tiling& tiling, const QuietMap<E>& quiet) {
-  if (box.empty()) return no_step_limit();
-  if constexpr (is_host_space<E>()) {
-    // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
-    // the same sums in the same order as the device path.
-    return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling, quiet);
-  } else {
-    Real zmax = 0;
-    detail::device_cfl_max_z(w, H, box, k, tiling, quiet, Kokkos::Max<Real>(zmax));
-    return cfl_step(zmax, Real(2) * cfl * Real(k.dx) * Real(k.dy));
-  }
-}
 
 /// The device CFL pass over `box`, `rows` rows a team (detail::cfl_rows), into `out`, device memory,
 /// without waiting for it (StepDt): each team that runs raises out->zmax and counts itself in
@@ -836,6 +792,32 @@ void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const S
   Kokkos::parallel_for("shwa::cfl_max_z", detail::Column<E>::template policy<detail::kCflMinTeams>(box, rows),
                        detail::CflMaxZAtomic<E>{
                            detail::CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)}, out});
+}
+
+/// The CFL time step over `box` (docs/method.md section 3): min over its cells of 2 CFL dx dy / Z_i,
+/// Z_i = sum over the cell's edges of |E| (|un~| + a~); no_step_limit() when no cell limits the
+/// step. Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped. On devices the pass is
+/// cfl_max_z, the same pass as a step taken on the device, into `scratch` (device memory, zeros on
+/// entry, cleared again before return), whose largest Z_i the host reads: min_i (num / Z_i) =
+/// num / max_i Z_i exactly (a correctly rounded division is monotone). A Kokkos reduction would
+/// end with one team folding every team's partial result, which measured slower (docs/kernels.md).
+template <class E>
+Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
+                Real cfl, const Tiling& tiling, const QuietMap<E>& quiet, PassResult* scratch = nullptr) {
+  if (box.empty()) return no_step_limit();
+  if constexpr (is_host_space<E>()) {
+    // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
+    // the same sums in the same order as the device path.
+    return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling, quiet);
+  } else {
+    if (!scratch) throw std::logic_error("cfl_min_dt on a device needs a PassResult in device memory");
+    cfl_max_z(w, H, box, k, detail::cfl_rows<E>(box, tiling), quiet, scratch);
+    const Kokkos::View<PassResult, typename E::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slot(scratch);
+    PassResult r;
+    Kokkos::deep_copy(r, slot);
+    Kokkos::deep_copy(E(), slot, PassResult{0, 0});
+    return cfl_step(r.zmax, Real(2) * cfl * Real(k.dx) * Real(k.dy));
+  }
 }
 
 namespace detail {

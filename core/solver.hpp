@@ -101,7 +101,7 @@ class Solver {
 
   /// The CFL step of the cells of `box` (no clipping, no reduction across blocks).
   Real local_dt(const Box& box) const {
-    return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling, quiet_);
+    return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling, quiet_, host_pass_.data());
   }
 
   /// W^{n+1} over `box` from W^n, with the run's kernel variant: one launch updates the water and
@@ -312,6 +312,8 @@ class Solver {
   Kokkos::View<PassResult[2], typename E::memory_space> pass_{"cfl_pass"};
   int zslot_ = 0;
   Kokkos::View<PassResult, typename DeviceReport<E>::space> report_{"cfl_pass_report"};
+  // The result of the CFL pass whose step the host takes (local_dt), zeros between passes.
+  Kokkos::View<PassResult, typename E::memory_space> host_pass_{"cfl_pass_host"};
   long teams_run_ = 0;  // teams of the last reported pass that ran
   int cfl_rows_ = 0;    // that pass's rows a team
   long cfl_resident_ = detail::cfl_resident_teams<E>();

@@ -125,9 +125,9 @@ Result run_one(int n, Variant v, Tiling t, int warmup, int steps, double copy_bw
   r.variant = to_string(v);
   r.tile = s.params().tiling;  // the tile as the solver resolved it
   r.tile.rows = shwa::detail::update_rows<DefaultExec>(g.owned(), t.rows);  // as the kernels resolve them
-  // The last step's CFL rows where the step was taken on the device, else the rows of the pass
-  // that hands its result to the host.
-  r.tile.cfl_rows = s.last_cfl_rows() > 0 ? s.last_cfl_rows() : shwa::detail::reduce_cfl_rows<DefaultExec>(g.owned(), t);
+  // The last step's CFL rows where the device chose them from the teams that ran, else as resolved
+  // from the block's size.
+  r.tile.cfl_rows = s.last_cfl_rows() > 0 ? s.last_cfl_rows() : shwa::detail::cfl_rows<DefaultExec>(g.owned(), t);
   r.steps = steps;
   r.update_ghosts = update_ghosts;
   r.seconds = sec;
