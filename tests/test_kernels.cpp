@@ -342,6 +342,32 @@ TEST_CASE("the step the update reads from the device is the host's, bit for bit"
   if (DeviceReport<DefaultExec>::kAvailable) CHECK(longer_rows > 0);
 }
 
+TEST_CASE("the CFL step the host takes starts from zero, whatever the pass before found", "[kernels]") {
+  // On a device the pass whose step the host takes (local_dt) raises a maximum in device memory,
+  // which cfl_min_dt clears once read: a fast flow's maximum must not outlive it into a calm
+  // flow's step. Host spaces reduce into a fresh value: there it holds trivially.
+  const Case fast = busy_case(97, 70);
+  const auto calm = [](double, double, CellInit& s) {
+    s.H = 0.1;
+    s.h = 0.1;
+  };
+  for (Variant v : {Variant::Decoupled, Variant::Recompute}) {
+    CAPTURE(to_string(v));
+    SingleBlock<DefaultExec> single;
+    Solver<DefaultExec> s(fast.grid, params(v, {32, 8}), fast.bc), fresh(fast.grid, params(v, {32, 8}), fast.bc);
+    const Box owned = fast.grid.owned();
+    initialize(s, single, fast.init);
+    const Real fast_dt = s.local_dt(owned);
+    REQUIRE(fast_dt > Real(0));
+    REQUIRE(s.local_dt(owned) == fast_dt);
+    initialize(s, single, calm);
+    initialize(fresh, single, calm);
+    const Real calm_dt = fresh.local_dt(owned);
+    CHECK(calm_dt > Real(2) * fast_dt);
+    CHECK(s.local_dt(owned) == calm_dt);
+  }
+}
+
 namespace {
 
 /// Every field of a state, ghost layers included, bit for bit.
