@@ -799,8 +799,8 @@ void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const S
 /// step. Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped. On devices the pass is
 /// cfl_max_z, the same pass as a step taken on the device, into `scratch` (device memory, zeros on
 /// entry, cleared again before return), whose largest Z_i the host reads: min_i (num / Z_i) =
-/// num / max_i Z_i exactly (a correctly rounded division is monotone). A Kokkos reduction would
-/// end with one team folding every team's partial result, which measured slower (docs/kernels.md).
+/// num / max_i Z_i exactly (a correctly rounded division is monotone). Kokkos' CUDA reduction would
+/// end with one warp folding every team's partial result in series (docs/kernels.md).
 template <class E>
 Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
                 Real cfl, const Tiling& tiling, const QuietMap<E>& quiet, PassResult* scratch = nullptr) {
