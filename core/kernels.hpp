@@ -798,12 +798,13 @@ void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const S
 /// Z_i = sum over the cell's edges of |E| (|un~| + a~); no_step_limit() when no cell limits the
 /// step. Cells of a QuietMap's quiet squares have Z_i = 0 and are skipped. On devices the pass is
 /// cfl_max_z, the same pass as a step taken on the device, into `scratch` (device memory, zeros on
-/// entry, cleared again before return), whose largest Z_i the host reads: min_i (num / Z_i) =
-/// num / max_i Z_i exactly (a correctly rounded division is monotone). Kokkos' CUDA reduction would
-/// end with one warp folding every team's partial result in series (docs/kernels.md).
+/// entry, cleared again before return; hosts ignore it), whose largest Z_i the host reads:
+/// min_i (num / Z_i) = num / max_i Z_i exactly (a correctly rounded division is monotone). Kokkos'
+/// CUDA reduction would end with one warp folding every team's partial result in series
+/// (docs/kernels.md).
 template <class E>
 Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
-                Real cfl, const Tiling& tiling, const QuietMap<E>& quiet, PassResult* scratch = nullptr) {
+                Real cfl, const Tiling& tiling, const QuietMap<E>& quiet, PassResult* scratch) {
   if (box.empty()) return no_step_limit();
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
