@@ -703,8 +703,8 @@ namespace detail {
 
 /// The device CFL pass's team body: the largest Z_i of its cells. Teams of columns (detail::Column),
 /// each edge's speed computed once, by the same line of code for every x-edge and every y-edge;
-/// each cell then sums its four edges in the host path's order. (A named functor: nvcc's extended
-/// lambdas in a template instantiated with several reducers in several translation units fail.)
+/// each cell then sums its four edges in the host path's order. CflMaxZAtomic runs it for every
+/// device CFL pass (cfl_max_z).
 template <class E>
 struct CflMaxZ {
   using Col = Column<E>;
