@@ -104,6 +104,10 @@ long long peak_of(F&& f) {
 
 }  // namespace
 
+// nvcc compiles this file for the device too, and there takes these replacements as __host__
+// __device__ functions calling host ones; the device side, where nothing here allocates, keeps
+// its own allocation functions.
+#ifndef __CUDA_ARCH__
 void* operator new(std::size_t n) { return counted_alloc(n); }
 void* operator new[](std::size_t n) { return counted_alloc(n); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
@@ -126,6 +130,7 @@ void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+#endif
 
 // ---- the runs ------------------------------------------------------------------------------
 
