@@ -3,8 +3,9 @@
 # benchmark. Results and logs go to $OUT (or ./out). Steps, in the order given:
 #   build    Kokkos CUDA + shwa, the app included (cuda preset, MPI on when mpicxx exists; NetCDF
 #            and PNG output where their libraries are; this machine has libpng, not NetCDF: the
-#            configure log and shwa-info.txt say so); in the background the OpenMP Kokkos + shwa_bench and shwa
-#            for the host comparison
+#            configure log and shwa-info.txt say so); in the background, where a later step runs on
+#            the host (app, openmp, estuary-host) or HOST_BUILD=1, the OpenMP Kokkos + shwa_bench and
+#            shwa for the host comparison (it competes with the CUDA build for the cores)
 #   test     the whole ctest suite of the CUDA build: core, I/O, app (decks, restart, gauges,
 #            blow-ups; `mpirun shwa` at 2 and 4 ranks), comm (one GPU a rank, round robin), perf
 #   app      perf/app_vs_bench.sh: `shwa run` on the fully wet inputs/bench/wet_4096.toml against
@@ -85,6 +86,8 @@ history() {
     --machine "${SHWA_MACHINE:-nvidia-h200}" --note "${HISTORY_NOTE:-}"
 }
 
+host_build=${HOST_BUILD:-0}
+for step in "$@"; do case $step in app|openmp|estuary-host) host_build=1 ;; esac; done
 for step in "$@"; do
   echo "== $step ($(date +%T))"
   case $step in
@@ -92,7 +95,7 @@ for step in "$@"; do
     { nvidia-smi -L; nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1; nproc
       grep -m1 "model name" /proc/cpuinfo; grep -m1 -o -w -E "avx2|avx512f|fma" /proc/cpuinfo | sort -u | tr '\n' ' '; echo; } > "$out/machine.txt" 2>&1
     cat "$out/machine.txt"
-    ( scripts/build-kokkos.sh openmp > "$out/openmp-build.log" 2>&1 &&
+    [ "$host_build" = 1 ] && ( scripts/build-kokkos.sh openmp > "$out/openmp-build.log" 2>&1 &&
       cmake --preset openmp "${cfg[@]}" -DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF >> "$out/openmp-build.log" 2>&1 &&
       cmake --build --preset openmp -j 8 --target shwa_bench shwa shwa_kernel_timer >> "$out/openmp-build.log" 2>&1 ||
       echo "OpenMP build FAILED" >> "$out/openmp-build.log" ) &
@@ -102,7 +105,8 @@ for step in "$@"; do
     cmake --build --preset cuda -j "$SHWA_JOBS" > "$out/build-cuda.log" 2>&1 || { grep -m20 -A3 error "$out/build-cuda.log"; exit 1; }
     grep "shwa: .* output:" "$out/configure-cuda.log"
     build/cuda/app/shwa info > "$out/shwa-info.txt" 2>&1; grep "output formats" "$out/shwa-info.txt"
-    wait; grep -h "host ISA" "$out/openmp-build.log"; tail -1 "$out/openmp-build.log" ;;
+    wait
+    if [ "$host_build" = 1 ]; then grep -h "host ISA" "$out/openmp-build.log"; tail -1 "$out/openmp-build.log"; fi ;;
   test)
     ctest --preset cuda --timeout 300 ${CTEST_ARGS:-} 2>&1 | tee "$out/ctest-cuda.log" | grep -E "tests passed|Failed|\*\*\*|Total Test" ;;
   app)
