@@ -776,7 +776,10 @@ void check_outputs_spare_inputs(const RunConfig& cfg, const Deck& d) {
   if (!cfg.deck_path.empty()) inputs.emplace_back("the deck", cfg.deck_path);
   for (const auto& [key, path] : cfg.definition.files) inputs.emplace_back("the file of " + key, path);
   const fs::path dir(cfg.out.dir);
-  for (const auto& [what, path] : inputs) {
+  for (const auto& input : inputs) {
+    // Named references, not structured bindings: C++17 lambdas may not capture those (nvcc warns).
+    const std::string& what = input.first;
+    const std::string& path = input.second;
     const auto in = entry_and_target(path);
     auto refuse = [&](const fs::path& written) {
       const std::string where = d.where("output.dir");

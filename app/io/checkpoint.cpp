@@ -139,13 +139,16 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
   }
   w.put(static_cast<std::uint32_t>(c.arrays.size()));
   std::uint64_t payload = w.out.size();
-  for (const auto& [name, array] : c.arrays)
+  // Named references, not structured bindings: C++17 lambdas may not capture those (nvcc warns).
+  for (const auto& entry : c.arrays) {
+    const std::string& name = entry.first;
     std::visit(
         [&](const auto& values) {
           using T = typename std::decay_t<decltype(values)>::value_type;
           payload += 4 + name.size() + 1 + 8 + values.size() * sizeof(T);
         },
-        array);
+        entry.second);
+  }
   Writer head;
   head.bytes(kMagic, sizeof kMagic);
   head.put(kVersion);
@@ -159,7 +162,8 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     f.write(p, n);
   };
   emit(head.out.data(), head.out.size());
-  for (const auto& [name, array] : c.arrays) {
+  for (const auto& entry : c.arrays) {
+    const std::string& name = entry.first;
     std::visit(
         [&](const auto& values) {
           using T = typename std::decay_t<decltype(values)>::value_type;
@@ -170,7 +174,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
           emit(a.out.data(), a.out.size());
           emit(values.data(), values.size() * sizeof(T));
         },
-        array);
+        entry.second);
   }
   f.write(&crc, sizeof crc);
   f.commit(/*durable=*/true);

@@ -42,24 +42,6 @@ void count(long long delta) {
   }
 }
 
-// Each block from operator new carries its size in a header of one max_align_t.
-constexpr std::size_t kHeader = alignof(std::max_align_t);
-
-void* counted_alloc(std::size_t n) {
-  void* p = std::malloc(n + kHeader);
-  if (!p) throw std::bad_alloc();
-  *static_cast<std::size_t*>(p) = n;
-  count((long long)n);
-  return static_cast<char*>(p) + kHeader;
-}
-
-void counted_free(void* q) {
-  if (!q) return;
-  void* p = static_cast<char*>(q) - kHeader;
-  count(-(long long)*static_cast<std::size_t*>(p));
-  std::free(p);
-}
-
 // Kokkos' allocations, by address (those made before the callbacks were set are not known, and
 // their release is not counted).
 std::mutex g_kokkos_mutex;
@@ -108,6 +90,28 @@ long long peak_of(F&& f) {
 // __device__ functions calling host ones; the device side, where nothing here allocates, keeps
 // its own allocation functions.
 #ifndef __CUDA_ARCH__
+namespace {
+
+// Each block from operator new carries its size in a header of one max_align_t.
+constexpr std::size_t kHeader = alignof(std::max_align_t);
+
+void* counted_alloc(std::size_t n) {
+  void* p = std::malloc(n + kHeader);
+  if (!p) throw std::bad_alloc();
+  *static_cast<std::size_t*>(p) = n;
+  count((long long)n);
+  return static_cast<char*>(p) + kHeader;
+}
+
+void counted_free(void* q) {
+  if (!q) return;
+  void* p = static_cast<char*>(q) - kHeader;
+  count(-(long long)*static_cast<std::size_t*>(p));
+  std::free(p);
+}
+
+}  // namespace
+
 void* operator new(std::size_t n) { return counted_alloc(n); }
 void* operator new[](std::size_t n) { return counted_alloc(n); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
