@@ -395,6 +395,20 @@ auto device_tile_policy(const Box& box, const Tiling& t, const E& space) {
 #endif
 inline constexpr int kLanes = SHWA_DEVICE_LANES;
 static_assert(kLanes >= 3, "a column team needs two neighbour lanes and an owned one or more");
+/// The width of the capped update's teams (capped_update_teams), the kernel of large blocks. On
+/// CUDA it is two warps: 62 owned columns a team against 30 save the warps that load neighbour
+/// columns, and on an H200 the capped update was 2.5-4.9 % faster from 2048^2 to 16384^2, while
+/// the other column kernels (smaller blocks, the CFL pass) were not faster with two warps and
+/// keep one (docs/kernels.md). SHWA_DEVICE_CAPPED_LANES sets another.
+#ifndef SHWA_DEVICE_CAPPED_LANES
+#if defined(KOKKOS_ENABLE_CUDA) && SHWA_DEVICE_LANES < 64
+#define SHWA_DEVICE_CAPPED_LANES 64
+#else
+#define SHWA_DEVICE_CAPPED_LANES SHWA_DEVICE_LANES
+#endif
+#endif
+inline constexpr int kCappedLanes = SHWA_DEVICE_CAPPED_LANES;
+static_assert(kCappedLanes >= 3, "a column team needs two neighbour lanes and an owned one or more");
 
 /// The launch bound of the column kernels: at least SHWA_DEVICE_COLUMN_MIN_TEAMS teams of 32
 /// lanes resident on a multiprocessor (the same threads in half as many teams of 64 lanes), which
@@ -411,13 +425,13 @@ static_assert(kLanes >= 3, "a column team needs two neighbour lanes and an owned
 #ifndef SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS
 #define SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS 16
 #endif
-/// Teams of kLanes a multiprocessor for `teams32` teams of 32 lanes (at least 1).
-constexpr int column_min_teams(int teams32) {
-  return teams32 * 32 / kLanes > 0 ? teams32 * 32 / kLanes : 1;
+/// Teams of `lanes` a multiprocessor for `teams32` teams of 32 lanes (at least 1).
+constexpr int column_min_teams(int teams32, int lanes = kLanes) {
+  return teams32 * 32 / lanes > 0 ? teams32 * 32 / lanes : 1;
 }
 inline constexpr int kColumnMinTeams = column_min_teams(SHWA_DEVICE_COLUMN_MIN_TEAMS);
 inline constexpr int kUpdateCappedMinTeams =
-    column_min_teams(SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS);
+    column_min_teams(SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS, kCappedLanes);
 /// The launch bound of the device CFL pass that takes the step to the device (cfl_max_z): teams of 32
 /// lanes a multiprocessor. It guarantees that many resident teams (cfl_resident_teams), a number
 /// the rows of the pass are chosen from. 28 is what an H200 holds of the pass at the 72 registers
@@ -427,18 +441,19 @@ inline constexpr int kUpdateCappedMinTeams =
 #define SHWA_DEVICE_CFL_MIN_TEAMS 28
 #endif
 inline constexpr int kCflMinTeams = column_min_teams(SHWA_DEVICE_CFL_MIN_TEAMS);
-/// The fewest teams of a block whose one-tracer update is capped: one for every
-/// SHWA_DEVICE_UPDATE_CAPPED_FILL warps the device holds at once (1: four waves of the capped
-/// update; an H200: 8448 teams, which 1024^2 has at 4 rows a team and not at 5 or more).
+/// The fewest teams (of kCappedLanes) of a block whose one-tracer update is capped: the threads
+/// the device holds at once over kCappedLanes x SHWA_DEVICE_UPDATE_CAPPED_FILL (1: four waves of
+/// the capped update; an H200: 4224 teams of 64 lanes, which 1024^2 has at 4 rows a team and not
+/// at 5 or more).
 #ifndef SHWA_DEVICE_UPDATE_CAPPED_FILL
 #define SHWA_DEVICE_UPDATE_CAPPED_FILL 1
 #endif
 template <class E>
 long capped_update_teams() {
-  return long(E().concurrency()) / kLanes / SHWA_DEVICE_UPDATE_CAPPED_FILL;
+  return long(E().concurrency()) / kCappedLanes / SHWA_DEVICE_UPDATE_CAPPED_FILL;
 }
-template <class E, int MinTeams = kColumnMinTeams>
-using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<kLanes, MinTeams>>;
+template <class E, int MinTeams = kColumnMinTeams, int L = kLanes>
+using ColumnPolicy = Kokkos::TeamPolicy<E, Kokkos::LaunchBounds<L, MinTeams>>;
 
 /// The Roe problem of the edge between L and R in the frame of direction Dir, on a device: where
 /// both cells are wet (almost every edge of most flows) without the wet/dry classification
@@ -465,13 +480,15 @@ struct RawCell {
   Real h, qx, qy, hc, H;
 };
 
-/// NT: the tracers of the update (the CFL pass reads none: 1). Team scratch, kLanes values an
-/// array: the 6 primitives, the 4 values handed east (or the CFL pass's speed), then the other
-/// tracers' concentrations and the D+ of their h c handed east.
-template <class E, int NT = 1>
+/// NT: the tracers of the update (the CFL pass reads none: 1); L: the lanes of a team (kLanes, or
+/// kCappedLanes for the capped update). Team scratch, L values an array: the 6 primitives, the 4
+/// values handed east (or the CFL pass's speed), then the other tracers' concentrations and the D+
+/// of their h c handed east.
+template <class E, int NT = 1, int L = kLanes>
 struct Column {
-  using Member = typename ColumnPolicy<E>::member_type;
-  static constexpr int kOwned = kLanes - 2;
+  using Member = typename ColumnPolicy<E, kColumnMinTeams, L>::member_type;
+  static constexpr int kLanes = L;
+  static constexpr int kOwned = L - 2;
   static constexpr int kArrays = 10 + 2 * (NT - 1);
   static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(kArrays * kLanes); }
   static long teams(const Box& box, int rows) {
@@ -482,7 +499,7 @@ struct Column {
   template <int MinTeams = kColumnMinTeams>
   static auto policy(const Box& box, int rows, const E& space = E()) {
     if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
-    return launch_light(ColumnPolicy<E, MinTeams>(space, int(teams(box, rows)), kLanes))
+    return launch_light(ColumnPolicy<E, MinTeams, L>(space, int(teams(box, rows)), kLanes))
         .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes()));
   }
 
@@ -623,9 +640,9 @@ int device_multiprocessors() {
 /// 2 / r + 2 r / q with q = 2 x weight x strips x ny / resident, is least over whole rows at the
 /// fewest r with r (r + 1) >= q (near sqrt(q)), kept to 4..64. The weights are measured
 /// (docs/kernels.md): 1 for the update, 2 for the CFL pass, whose ends cost less.
-template <class E>
+template <class E, int L = kLanes>
 int balanced_rows(const Box& box, long resident, double weight) {
-  const double team_rows = double(ceil_div(box.nx(), Column<E>::kOwned)) * double(box.ny());
+  const double team_rows = double(ceil_div(box.nx(), Column<E, 1, L>::kOwned)) * double(box.ny());
   const double q = 2.0 * weight * team_rows / double(resident);
   long r = std::max(1L, long(std::sqrt(q)));
   while (double(r) * double(r + 1) < q) ++r;
@@ -644,8 +661,8 @@ int update_rows(const Box& box, int rows) {
   if (rows > 0) return rows;
   const long resident = long(device_multiprocessors<E>()) * kUpdateCappedMinTeams;
   if (resident > 0) {
-    const int r = balanced_rows<E>(box, resident, 1.0);
-    if (Column<E>::teams(box, r) >= capped_update_teams<E>()) return r;
+    const int r = balanced_rows<E, kCappedLanes>(box, resident, 1.0);
+    if (Column<E, 1, kCappedLanes>::teams(box, r) >= capped_update_teams<E>()) return r;
   }
   return column_rows<E>(box, 0);
 }
@@ -901,9 +918,9 @@ struct RecomputeUpdate {
 /// solved by both teams on the same bits, so it gives the same result whichever team (tile, block)
 /// solves it, and the fields do not depend on the decomposition. StepSource: HostStep or
 /// DeviceStep.
-template <class E, class StepSource, int NT, bool Ghosts>
+template <class E, class StepSource, int NT, bool Ghosts, int L = kLanes>
 struct DecoupledUpdateBody {
-  using Col = Column<E, NT>;
+  using Col = Column<E, NT, L>;
   UpdateArgs<E> a;
   StepSource step;
   int rows;
@@ -986,6 +1003,9 @@ using DecoupledUpdate = DecoupledUpdateBody<E, StepSource, NT, kWritesGhosts<Ste
 /// (Solver::update_ghosts_max_cells).
 template <class E, class StepSource, int NT>
 using DecoupledUpdateNoGhosts = DecoupledUpdateBody<E, StepSource, NT, false>;
+/// The capped update: no ghost writes, teams of kCappedLanes.
+template <class E, class StepSource, int NT>
+using DecoupledUpdateCapped = DecoupledUpdateBody<E, StepSource, NT, false, kCappedLanes>;
 
 /// Launches an update functor F<E, StepSource, NT> with the step's source: HostStep or DeviceStep
 /// (StepDt).
@@ -1101,17 +1121,18 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
     } else {
       // One tracer's update without the ghost writes' code where it writes none (the writes cost
       // the capped kernel spills, docs/kernels.md), and in blocks of many teams with more warps a
-      // multiprocessor (kUpdateCappedMinTeams); more tracers need more registers, and keep the
-      // general bound and one kernel.
+      // multiprocessor (kUpdateCappedMinTeams) and teams of kCappedLanes; more tracers need more
+      // registers, and keep the general bound and one kernel.
       using Col = detail::Column<E, NT>;
       const int rows = detail::update_rows<E>(box, tiling.rows);
       const auto args = detail::update_args(w, out, H, gn2_field, box, k, clipped, quiet, ghosts);
       if constexpr (NT == 1) {
         if (!ghosts.on) {
-          if (Col::teams(box, rows) >= detail::capped_update_teams<E>())
-            detail::launch_update<detail::DecoupledUpdateNoGhosts, NT>(
+          using Capped = detail::Column<E, 1, detail::kCappedLanes>;
+          if (Capped::teams(box, rows) >= detail::capped_update_teams<E>())
+            detail::launch_update<detail::DecoupledUpdateCapped, NT>(
                 "shwa::flux_update_decoupled",
-                Col::template policy<detail::kUpdateCappedMinTeams>(box, rows, space), step, k, args, rows);
+                Capped::template policy<detail::kUpdateCappedMinTeams>(box, rows, space), step, k, args, rows);
           else
             detail::launch_update<detail::DecoupledUpdateNoGhosts, NT>(
                 "shwa::flux_update_decoupled", Col::policy(box, rows, space), step, k, args, rows);

@@ -243,11 +243,11 @@ class OneOfMany final : public Exchanger<E> {
 
 TEST_CASE("a block of many teams takes the capped update, same bits", "[kernels]") {
   // On a GPU, the one-tracer decoupled update of a block of at least capped_update_teams() column
-  // teams launches with a launch bound that caps its registers (another compilation of the same
-  // code). One row a team makes this small block one of many teams; eight rows, one of few. The
-  // two must give the same bits (the tiling test's invariant), so the capped kernel is checked
-  // against the uncapped one.
-  using Col = detail::Column<DefaultExec>;
+  // teams launches with a launch bound that caps its registers and teams of kCappedLanes lanes
+  // (another compilation of the same code; on CUDA two warps a team against one). One row a team
+  // makes this small block one of many teams; eight rows, one of few. The two must give the same
+  // bits (the tiling test's invariant), so the capped kernel is checked against the uncapped one.
+  using Col = detail::Column<DefaultExec, 1, detail::kCappedLanes>;
   const long capped = detail::capped_update_teams<DefaultExec>();
   const int nx = 300, strips = detail::ceil_div(nx, Col::kOwned);
   const int ny = std::max(40, int(capped / strips) + 2);  // one row a team: at least `capped` teams
@@ -542,7 +542,8 @@ TEST_CASE("the column kernels' balanced rows: the least modelled cost, capped up
     CAPTURE(box.nx(), box.ny());
     const int ur = detail::update_rows<DefaultExec>(box, 0);
     if (ur != detail::column_rows<DefaultExec>(box, 0)) {
-      CHECK(Col::teams(box, ur) >= detail::capped_update_teams<DefaultExec>());
+      CHECK(detail::Column<DefaultExec, 1, detail::kCappedLanes>::teams(box, ur) >=
+            detail::capped_update_teams<DefaultExec>());
     }
     if (detail::device_multiprocessors<DefaultExec>() == 0) CHECK(ur == detail::column_rows<DefaultExec>(box, 0));
     CHECK(detail::update_rows<DefaultExec>(box, 7) == 7);
