@@ -442,11 +442,11 @@ inline constexpr int kUpdateCappedMinTeams =
 #endif
 inline constexpr int kCflMinTeams = column_min_teams(SHWA_DEVICE_CFL_MIN_TEAMS);
 /// The fewest teams (of kCappedLanes) of a block whose one-tracer update is capped: the threads
-/// the device holds at once over kCappedLanes x SHWA_DEVICE_UPDATE_CAPPED_FILL (1: four waves of
-/// the capped update; an H200: 4224 teams of 64 lanes, which 1024^2 has at 4 rows a team and not
-/// at 5 or more).
+/// the device holds at once over kCappedLanes x SHWA_DEVICE_UPDATE_CAPPED_FILL (2: two waves of
+/// the capped update; an H200: 2112 teams of 64 lanes, which 1024^2 has at up to 8 rows a team
+/// and the default estuary at its balanced rows; docs/kernels.md).
 #ifndef SHWA_DEVICE_UPDATE_CAPPED_FILL
-#define SHWA_DEVICE_UPDATE_CAPPED_FILL 1
+#define SHWA_DEVICE_UPDATE_CAPPED_FILL 2
 #endif
 template <class E>
 long capped_update_teams() {
