@@ -206,6 +206,10 @@ int main(int argc, char* argv[]) {
   std::printf("# shwa_bench: %s, %s precision, Kokkos %d, compiler %s, host ISA %s\n",
               DefaultExec::name(), sizeof(Real) == 8 ? "double" : "single", KOKKOS_VERSION,
               compiler_id(), SHWA_HOST_ISA);
+  // The device column kernels' team widths, which a build can set (docs/kernels.md).
+  if (!is_host_space<DefaultExec>())
+    std::printf("# column teams: %d lanes; the capped update: %d lanes, in blocks of %ld teams or more\n",
+                detail::kLanes, detail::kCappedLanes, detail::capped_update_teams<DefaultExec>());
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
   if (tracers != 1) std::printf("# %d tracers\n", tracers);
   if (velocity != kVelocity) std::printf("# initial x-velocity %g m/s\n", velocity);
@@ -236,8 +240,10 @@ int main(int argc, char* argv[]) {
   if (!json.empty()) {
     std::ofstream f(json);
     f << "{\n  \"space\": \"" << DefaultExec::name() << "\",\n  \"precision\": \""
-      << (sizeof(Real) == 8 ? "double" : "float") << "\",\n  \"tracers\": " << tracers << ",\n  \"velocity\": " << velocity
-      << ",\n  \"results\": [\n";
+      << (sizeof(Real) == 8 ? "double" : "float") << "\",\n  \"tracers\": " << tracers << ",\n  \"velocity\": " << velocity;
+    if (!is_host_space<DefaultExec>())
+      f << ",\n  \"column_lanes\": " << detail::kLanes << ",\n  \"capped_lanes\": " << detail::kCappedLanes;
+    f << ",\n  \"results\": [\n";
     for (size_t k = 0; k < results.size(); ++k) {
       const auto& r = results[k];
       f << "    {\"n\": " << r.n << ", \"variant\": \"" << r.variant << "\", \"tile\": [" << r.tile.tx
