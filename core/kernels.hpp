@@ -395,11 +395,11 @@ auto device_tile_policy(const Box& box, const Tiling& t, const E& space) {
 #endif
 inline constexpr int kLanes = SHWA_DEVICE_LANES;
 static_assert(kLanes >= 3, "a column team needs two neighbour lanes and an owned one or more");
-/// The width of the capped update's teams (capped_update_teams), the kernel of large blocks. On
-/// CUDA it is two warps: 62 owned columns a team against 30 save the warps that load neighbour
-/// columns, and on an H200 the capped update was 2.5-4.9 % faster from 2048^2 to 16384^2, while
-/// the other column kernels (smaller blocks, the CFL pass) were not faster with two warps and
-/// keep one (docs/kernels.md). SHWA_DEVICE_CAPPED_LANES sets another.
+/// The width of the capped update's teams (capped_update_teams), the kernel of blocks of many
+/// teams. On CUDA it is two warps: 62 owned columns a team against 30, so fewer lanes hold
+/// neighbour columns. On an H200 that made the capped update faster wherever it runs, while the
+/// uncapped update and the CFL pass were not faster with two warps and keep one
+/// (docs/kernels.md). SHWA_DEVICE_CAPPED_LANES sets another.
 #ifndef SHWA_DEVICE_CAPPED_LANES
 #if defined(KOKKOS_ENABLE_CUDA) && SHWA_DEVICE_LANES < 64
 #define SHWA_DEVICE_CAPPED_LANES 64
@@ -487,7 +487,7 @@ struct RawCell {
 template <class E, int NT = 1, int L = kLanes>
 struct Column {
   using Member = typename ColumnPolicy<E, kColumnMinTeams, L>::member_type;
-  static constexpr int kLanes = L;
+  static constexpr int kLanes = L;  // this team's lanes (detail::kLanes is only the default)
   static constexpr int kOwned = L - 2;
   static constexpr int kArrays = 10 + 2 * (NT - 1);
   static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(kArrays * kLanes); }
