@@ -38,7 +38,9 @@
 #            step adds the source lines to the report
 #   estuary  the default deck's time loop (inputs/estuary.toml, one frame at the end) for each of
 #            $ESTUARY_RUNS, '|'-separated "skip_dry rows cfl_rows" (0: automatic), GPU build:
-#            time_loop_s from summary.json (dry-land skipping on and off, the column kernels' rows)
+#            time_loop_s from summary.json (dry-land skipping on and off, the column kernels' rows);
+#            then, where CUPTI was built, each kernel's time a step with skipping on and off
+#            (perf/timeline.py --kernels)
 #   estuary-host  the same loop on the OpenMP build (built in the background by build: wait for it)
 #            at each of $HOST_THREADS (default 16 8 4 2) with skipping on and off, to t = $HOST_END s
 #            (default 1200), each kernel's time from perf/kernel_timer.cpp (host threads spread);
@@ -201,7 +203,17 @@ for step in "$@"; do
       python3 -c "import json, sys; d = json.load(open('/tmp/shwa-estuary/summary.json'))
 print(f'skip_dry={sys.argv[1]} rows={sys.argv[2]} cfl_rows={sys.argv[3]}: {d[\"steps\"]} steps, loop {d[\"time_loop_s\"]:.4f} s, dry land skipped {d[\"dry_land_skipped\"]:.3f}')" \
         "$skip" "$rows" "$cfl_rows"
-    done | tee "$out/estuary.txt" ;;
+    done | tee "$out/estuary.txt"
+    # Each kernel's time a step, skipping on and off (perf/cuda_timeline.cpp, perf/timeline.py --kernels;
+    # the tool's records slow the host, not the GPU's kernels).
+    tl_lib=$PWD/build/cuda/perf/libshwa_cuda_timeline.so
+    [ -f "$tl_lib" ] || { echo "estuary: $tl_lib not built (no CUPTI?)"; continue; }
+    for skip in true false; do
+      KOKKOS_PROFILE_LIBRARY=$tl_lib SHWA_TIMELINE=/tmp/shwa-etl-$skip build/cuda/app/shwa run inputs/estuary.toml \
+        --set 'output.formats=["vtk"]' --set output.dir=/tmp/shwa-estuary --overwrite --set time.output_interval=5400 \
+        --set numerics.skip_dry=$skip > "$out/estuary-run.log" 2>&1 || { tail -3 "$out/estuary-run.log"; continue; }
+      echo "-- skip_dry=$skip"; python3 perf/timeline.py /tmp/shwa-etl-$skip.rank0.csv --kernels
+    done | tee "$out/estuary-kernels.txt" ;;
   lanes64)
     cmake --preset cuda -B build/cuda-lanes64 "${cfg[@]}" -DCMAKE_CXX_FLAGS=-DSHWA_DEVICE_LANES=64 > "$out/configure-lanes64.log" 2>&1 &&
       cmake --build build/cuda-lanes64 -j "$SHWA_JOBS" --target test_core test_comm > "$out/build-lanes64.log" 2>&1 ||

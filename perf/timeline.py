@@ -5,6 +5,7 @@
     python3 perf/timeline.py /tmp/tl.rank*.csv              # every rank of the run
     python3 perf/timeline.py FILE --expect shwa::halo_pack --min-steps 6
                                             # exit 1 without such kernels or so many steps
+    python3 perf/timeline.py FILE --kernels # what a step's kernels cost on the GPU (any run)
 
 An overlapped step (core/solver.hpp) updates the band of owned cells other blocks need and the
 interior on two streams; the band's stream then packs the band, copies it to the host (staged
@@ -85,12 +86,43 @@ def covered(lo, hi, intervals):
     return total
 
 
+def kernel_table(path, ev, step_kernel):
+    """Each kernel's share of a step, over the steps from the first launch of step_kernel to the
+    last (a step: one launch of it), and how much of a step the GPU ran any kernel."""
+    ks = sorted((e for e in ev if e["kind"] == "kernel"), key=lambda e: e["start"])
+    marks = [e["start"] for e in ks if e["name"] == step_kernel]
+    if len(marks) < 2:
+        print(f"{path}: fewer than two launches of {step_kernel}", file=sys.stderr)
+        return None
+    lo, hi, steps = marks[0], marks[-1], len(marks) - 1
+    inside = [e for e in ks if lo <= e["start"] < hi]
+    busy = covered(lo, hi, [(e["start"], e["end"]) for e in inside])
+    print(f"{path}: {steps} steps, {(hi - lo) / 1e3 / steps:.1f} us a step, GPU busy {busy / 1e3 / steps:.1f} us "
+          f"a step ({100 * busy / (hi - lo):.0f} %)")
+    by = {}
+    for e in inside:
+        by.setdefault(e["name"], []).append((e["end"] - e["start"]) / 1e3)
+    print(f"  {'kernel':40} {'a step':>7} {'mean us':>8} {'median':>8} {'us a step':>10}")
+    for name, d in sorted(by.items(), key=lambda t: -sum(t[1])):
+        print(f"  {name:40} {len(d) / steps:7.2f} {statistics.mean(d):8.2f} {statistics.median(d):8.2f} "
+              f"{sum(d) / steps:10.2f}")
+    return steps
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", nargs="+", help="one rank's timeline; several: the ranks of one run")
     ap.add_argument("--expect", action="append", default=[], help="a kernel name that must occur")
     ap.add_argument("--min-steps", type=int, default=0, help="exit 1 with fewer overlapped steps")
+    ap.add_argument("--kernels", action="store_true", help="each kernel's time a step instead")
+    ap.add_argument("--step-kernel", default="shwa::cfl_max_z", help="with --kernels: the kernel launched once a step")
     a = ap.parse_args()
+    if a.kernels:
+        for path in a.csv:
+            steps = kernel_table(path, load(path), a.step_kernel)
+            if steps is None or steps < a.min_steps:
+                return 1
+        return 0
     runs = []
     for path in a.csv:
         ev = load(path)
