@@ -47,7 +47,10 @@
 #            HOST_SET: one more deck setting, e.g. 'numerics.tile=[64,8]'
 #   ncu-app  Nsight Compute on the app's kernels: steps of the default deck (launches $NCU_APP_SKIP
 #            to + $NCU_APP_COUNT, of a run to $NCU_APP_END s) with skipping on and off, unmodified
-#            clocks; each kernel's launches, mean duration, instructions and grid (perf/ncu_table.py)
+#            clocks; each kernel's launches, mean duration, instructions, grid, and how evenly its
+#            multiprocessors worked (the least and most busy one's active cycles against the mean,
+#            issue and warp occupancy while active) (perf/ncu_table.py); NCU_APP_SET: one more
+#            deck setting, e.g. 'numerics.rows=4'
 #   timeline the overlapped halo exchange on a GPU timeline: shwa_scale on $NP ranks, k = 1, overlap
 #            on, at $TL_SIZES (default 8192 4096), recorded by perf/cuda_timeline.cpp (CUPTI) and
 #            summarised by perf/timeline.py (timeline-N.txt: how much of each step's halo ran inside
@@ -251,9 +254,10 @@ print(f'threads={sys.argv[1]} skip_dry={sys.argv[2]}: {d[\"steps\"]} steps, loop
     for skip in true false; do
       ncu --clock-control none --kernel-name-base demangled --launch-skip "${NCU_APP_SKIP:-100}" \
         --launch-count "${NCU_APP_COUNT:-100}" --csv --page raw \
-        --metrics gpu__time_duration.sum,smsp__inst_executed.sum,sm__cycles_active.avg,launch__grid_size,launch__waves_per_multiprocessor \
+        --metrics gpu__time_duration.sum,smsp__inst_executed.sum,sm__cycles_active.avg,sm__cycles_active.min,sm__cycles_active.max,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__waves_per_multiprocessor \
         build/cuda/app/shwa run inputs/estuary.toml --set 'output.formats=["vtk"]' --set output.dir=/tmp/shwa-ncu-app \
-        --overwrite --set time.end="${NCU_APP_END:-150}" --set numerics.skip_dry=$skip > "$out/ncu-app-$skip.csv" 2> "$out/ncu-app-$skip.err"
+        --overwrite --set time.end="${NCU_APP_END:-150}" --set numerics.skip_dry=$skip ${NCU_APP_SET:+--set "$NCU_APP_SET"} \
+        > "$out/ncu-app-$skip.csv" 2> "$out/ncu-app-$skip.err"
       echo "-- skip_dry=$skip"; python3 perf/ncu_table.py "$out/ncu-app-$skip.csv" --width 50
     done | tee "$out/ncu-app.txt" ;;
   pack)
