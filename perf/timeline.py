@@ -113,14 +113,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", nargs="+", help="one rank's timeline; several: the ranks of one run")
     ap.add_argument("--expect", action="append", default=[], help="a kernel name that must occur")
-    ap.add_argument("--min-steps", type=int, default=0, help="exit 1 with fewer overlapped steps")
+    ap.add_argument("--min-steps", type=int, default=0, help="exit 1 with fewer overlapped steps (with --kernels: fewer steps)")
     ap.add_argument("--kernels", action="store_true", help="each kernel's time a step instead")
     ap.add_argument("--step-kernel", default="shwa::cfl_max_z", help="with --kernels: the kernel launched once a step")
     a = ap.parse_args()
     if a.kernels:
         for path in a.csv:
             steps = kernel_table(path, load(path), a.step_kernel)
-            if steps is None or steps < a.min_steps:
+            if steps is None:
+                return 1
+            if steps < a.min_steps:
+                print(f"{path}: fewer steps than {a.min_steps}", file=sys.stderr)
                 return 1
         return 0
     runs = []
