@@ -87,7 +87,7 @@ def append(args):
             "date": args.date, "commit": args.commit, "machine": args.machine, "space": data["space"],
             "precision": data["precision"], "n": r["n"], "variant": r["variant"],
             "tile": f"{r['tile'][0]}x{r['tile'][1]}", "rows": r["rows"], "steps": r["steps"],
-            "gcups": f"{r['cell_updates_per_s'] / 1e9:.4f}", "pct_copy": f"{r['percent_of_copy']:.1f}",
+            "gcups": f"{r['cell_updates_per_s'] / 1e9:.6g}", "pct_copy": f"{r['percent_of_copy']:.1f}",
             "note": args.note})
     new = not os.path.exists(args.history)
     with open(args.history, "a", newline="") as f:

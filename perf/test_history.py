@@ -58,6 +58,16 @@ def main():
         expect("0 drop(s)" in r.stdout, "another machine's run is compared with its own machine's only")
         r = history(hist, "check")
         expect("4 rows; 1 drop(s)" in r.stdout, "check finds the one drop in the whole history")
+        # A slow machine's figures keep their precision: at 1.3 M cell updates/s (a loaded CI host),
+        # four decimals of G would turn 3 % into 8 %.
+        slow = os.path.join(tmp, "slow.csv")
+        rate = base["results"][0]["cell_updates_per_s"]
+        history(slow, "append", scaled(base, 1.3e6 / rate, os.path.join(tmp, "s1.json")), "--commit", "s1",
+                "--machine", "m")
+        r = history(slow, "append", scaled(base, 0.97 * 1.3e6 / rate, os.path.join(tmp, "s2.json")),
+                    "--commit", "s2", "--machine", "m")
+        expect("DROP" not in r.stdout and "0 drop(s)" in r.stdout and "-3.0 %" in r.stdout,
+               "a slow run's figures keep their precision (-3.0 %, not flagged)")
         before = open(hist).read()
         for extra, what in ((["--velocity", "0"], "velocity"), (["--tracers", "2"], "tracers")):
             path = os.path.join(tmp, f"other-{what}.json")
