@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include "compat.hpp"
+#include "math.hpp"
 
 #include "checkpointing.hpp"
 #include "config.hpp"
@@ -153,6 +154,7 @@ void print_info(const World& world) {
               Kokkos::DefaultExecutionSpace().concurrency());
   std::printf("host execution space: %s\n", Kokkos::DefaultHostExecutionSpace::name());
   std::printf("precision: %s\n", SHWA_PRECISION_NAME);
+  std::printf("FMA contraction: %s\n", fma_contraction());
 #ifdef SHWA_WITH_MPI
   std::printf("MPI: yes (%s); %d rank(s) in this run, one block per rank; CUDA-aware: %s\n",
               World::library_version().c_str(), world.size(), World::cuda_aware() ? "yes" : "no");

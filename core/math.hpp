@@ -66,6 +66,18 @@ inline constexpr bool kBranchOnZero = SHWA_BRANCH_ON_ZERO && sizeof(T) >= SHWA_B
 #define SHWA_NO_CONTRACT
 #endif
 
+/// Which operations this build fuses into FMAs, for `shwa info` and shwa_bench: host code none
+/// (-ffp-contract=off, core/CMakeLists.txt); CUDA device code the water's, unless built with
+/// SHWA_DEVICE_FMA=OFF.
+inline const char* fma_contraction() {
+#if defined(SHWA_DEVICE_FMA)
+  return SHWA_DEVICE_FMA ? "device code fuses the water's products and sums (SHWA_DEVICE_FMA=OFF: none)"
+                         : "none (device code built with --fmad=false)";
+#else
+  return "none";
+#endif
+}
+
 /// a * b, rounded once and never fused with another operation.
 KOKKOS_FORCEINLINE_FUNCTION double mul_rn(double a, double b) {
   SHWA_NO_CONTRACT

@@ -208,8 +208,9 @@ int main(int argc, char* argv[]) {
               compiler_id(), SHWA_HOST_ISA);
   // The device column kernels' team widths, which a build can set (docs/kernels.md).
   if (!is_host_space<DefaultExec>())
-    std::printf("# column teams: %d lanes; the capped update: %d lanes, in blocks of %ld teams or more\n",
-                detail::kLanes, detail::kCappedLanes, detail::capped_update_teams<DefaultExec>());
+    std::printf("# column teams: %d lanes; the capped update: %d lanes, in blocks of %ld teams or more; FMA "
+                "contraction: %s\n",
+                detail::kLanes, detail::kCappedLanes, detail::capped_update_teams<DefaultExec>(), fma_contraction());
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
   if (tracers != 1) std::printf("# %d tracers\n", tracers);
   if (velocity != kVelocity) std::printf("# initial x-velocity %g m/s\n", velocity);

@@ -467,6 +467,13 @@ TEST_CASE("app: info and help", "[app][cli]") {
   CHECK(info.out.find("Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." +
                       std::to_string(KOKKOS_VERSION / 100 % 100) + ".") != std::string::npos);
   CHECK(info.out.find("precision: ") != std::string::npos);
+  // Which operations are fused into FMAs: none on a host build (-ffp-contract=off); a CUDA build's
+  // answer depends on SHWA_DEVICE_FMA.
+#ifdef KOKKOS_ENABLE_CUDA
+  CHECK(info.out.find("FMA contraction: ") != std::string::npos);
+#else
+  CHECK(info.out.find("FMA contraction: none\n") != std::string::npos);
+#endif
   // The output formats of this build, and what builds the missing ones.
   const std::string built = info.out.substr(info.out.find("output formats: "));
   CHECK(built.rfind("output formats: vtk", 0) == 0);
