@@ -701,9 +701,11 @@ void check_initial_magnitudes(const RunConfig& cfg, Deck& d, const InitialScan& 
 /// Refuses a run whose first time step implies more than numerics.max_steps steps: the step the
 /// initial state allows, 2 CFL dx dy / Z with Z = 2 (dy (|u| + sqrt(g h)) + dx (|v| + sqrt(g h)))
 /// its fastest cell's sum over its edges (docs/method.md), estimates the run's steps as
-/// time.end / dt. A state at rest without water has no such bound and passes.
-void check_step_count(const RunConfig& cfg, Deck& d, const InitialScan& s) {
+/// time.end / dt. A state at rest without water has no such bound and passes. The time loop holds
+/// the run to the limit too (cfg.max_steps).
+void check_step_count(RunConfig& cfg, Deck& d, const InitialScan& s) {
   const double max_steps = d.get_double("numerics.max_steps", 1e8, require_in(1, std::numeric_limits<double>::max()));
+  cfg.max_steps = max_steps;
   const Domain& g = cfg.grid;
   const double z_max = s.z_max;
   // No water moves, or wave speeds that overflow: the first step is zero, which the time loop

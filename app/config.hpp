@@ -151,6 +151,7 @@ struct RunConfig {
   double checkpoint_interval = 0;  // simulated seconds; 0: no checkpoints
   int health_interval = 10;        // steps between NaN / clipped-volume checks
   double max_clipped_fraction = 1e-3;  // of the initial volume, before the run is declared blown up
+  double max_steps = 1e8;              // the most steps of the run, a restart's included
   OutputConfig out;
   ParallelConfig parallel;
   std::string resolved_deck;  // TOML of every key set or defaulted

@@ -321,12 +321,10 @@ void check_resumable_outputs(const RunConfig& cfg, const io::Checkpoint& c, cons
     }
   }
 
-  // The asc and png frames before the checkpoint, where this run's output times up to it are as
-  // many as the frames the run wrote (the frames are then numbered 0 to that count less one).
-  const long long before =
-      std::upper_bound(cfg.out.times.begin(), cfg.out.times.end(), t) - cfg.out.times.begin();
-  if (frames && before == *frames) {
-    for (long long k = 0; k < before; ++k) {
+  // The asc and png frames before the checkpoint: frames are numbered in the order written, 0 to
+  // the count the run had written less one.
+  if (frames) {
+    for (long long k = 0; k < *frames; ++k) {
       const std::string tag = frame_tag(int(k));
       if (cfg.out.has_format("asc") && written_before("asc"))
         for (const std::string& f : cfg.out.fields)

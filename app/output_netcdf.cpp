@@ -54,7 +54,7 @@ class NetcdfOutput final : public OutputFormat {
     for (const std::string& n : maxima_) writer_->write_static(io::FieldRef(n, f.global.at(n).data()));
   }
 
-  void finish() override {
+  void finish(RunEnd) override {
     if (writer_) writer_->close();
   }
 

@@ -43,6 +43,7 @@ class PngOutput final : public OutputFormat {
     std::vector<double> depth(h.size()), c(h.size());
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t k = 0; k < h.size(); ++k) depth[k] = h[k] >= eps_h_ ? h[k] : nan;
+    frames_ = std::max(frames_, std::size_t(f.index) + 1);
     const std::string tag = frame_tag(f.index), stamp = io::legend_time(f.time);
     put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp, stamp_room_);
     for (std::size_t p = 0; p < pollutants_.size(); ++p) {
@@ -72,8 +73,8 @@ class PngOutput final : public OutputFormat {
 
   // The frames of the run's output times that png/ holds, in order: those of this run and, after
   // a restart, of the runs before it (a format added on a restart has none before it).
-  void finish() override {
-    if (!root_ || !animation_) return;
+  void finish(RunEnd end) override {
+    if (!root_ || !animation_ || end != RunEnd::Complete) return;
     std::vector<std::string> fields{"depth"};
     for (const std::string& p : pollutants_) fields.push_back(pollutant_field("concentration", p));
     for (const std::string& field : fields) {
@@ -105,7 +106,7 @@ class PngOutput final : public OutputFormat {
 
   std::string dir_;
   bool root_, animation_;
-  std::size_t frames_;  // the run's output times
+  std::size_t frames_;  // the frames to look for: the run's output times, or more (a restart that changed them)
   std::size_t stamp_room_ = 0;
   double eps_h_, t_end_;
   int scale_;

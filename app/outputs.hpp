@@ -98,6 +98,9 @@ FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>&
                         const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
                         const std::vector<std::string>& pollutants);
 
+/// How a run's outputs end: the run reached time.end, or a signal stopped it (a restart goes on).
+enum class RunEnd { Complete, Stopped };
+
 class OutputFormat {
  public:
   virtual ~OutputFormat() = default;
@@ -105,8 +108,9 @@ class OutputFormat {
   virtual void write(const Frame& frame) = 0;
   /// The maxima maps (the fields maxima_names() lists; arrival NaN where the pollutant never came).
   virtual void write_maxima(const Frame& frame) = 0;
-  /// The run ended well: close files, reporting any error.
-  virtual void finish() {}
+  /// The run ended (`end`): close files, reporting any error; what belongs to a whole run
+  /// (the PNG animations) only where it is Complete.
+  virtual void finish(RunEnd end) { (void)end; }
 };
 
 /// Where a restart resumes: the time of the checkpoint (outputs up to it are kept).

@@ -75,9 +75,9 @@ void RunOutputs::write_maxima(const Frame& frame) {
   });
 }
 
-void RunOutputs::finish() {
+void RunOutputs::finish(RunEnd end) {
   coll_.collectively([&] {
-    for (auto& f : formats_) f->finish();
+    for (auto& f : formats_) f->finish(end);
   });
 }
 

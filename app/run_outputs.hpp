@@ -48,8 +48,8 @@ class RunOutputs {
   void write(const Frame& frame);
   /// Each format's maxima maps.
   void write_maxima(const Frame& frame);
-  /// Each format closes its files.
-  void finish();
+  /// Each format closes its files (OutputFormat::finish).
+  void finish(RunEnd end);
 
   /// Appends gauge samples to gauges.csv: `times` and `raw`, raw[(r * n + k) * 4 + q] the
   /// (h, qx, qy, hc) of gauge k in row r where this block holds it (`here[k]`). Each row gets

@@ -150,6 +150,7 @@ class BlockRun {
   void write_checkpoint();
   // The end.
   [[noreturn]] void stop_interrupted();
+  [[noreturn]] void stop_at_step_limit();
   void finish_outputs();
   void compare_with_exact();
   void summarize(const LoopTimer::Times& loop, long steps0, std::chrono::steady_clock::time_point t_start);
@@ -172,7 +173,8 @@ class BlockRun {
 
   std::string last_checkpoint_;
   long checkpoint_step_ = -1;  // the step of the last checkpoint this run wrote
-  bool stop_ = false;          // every rank knows a signal asked the run to stop
+  bool stop_ = false;          // every rank knows a signal asked the run to stop, or it took max_steps
+  bool step_limit_ = false;    // the run stopped at numerics.max_steps
   double clipped_before_ = 0;  // clipped volume of the runs before a restart
   long frames_ = 0;            // output frames written since the run began (-1: unknown)
   double quiet_sum_ = 0;       // the fraction of quiet squares (skipped dry land) at output times...
@@ -505,7 +507,11 @@ void BlockRun<E>::after_step(double dt, double stop, OutputSchedule& schedule, L
     check_health();
     quiet_sum_ += ex_.sum_all(solver_.quiet_fraction()) / coll_.ranks();
     ++quiet_samples_;
-    timer.apart("shwa::output", [&] { write_output(schedule.next_index()); });
+    // Frames are numbered in the order written, across restarts: a restart may change time.end or
+    // the output times, and the next frame must not take the number of one the run before wrote
+    // (its end frame, off the new times). Checkpoints of older versions do not count the frames.
+    const int index = frames_ >= 0 ? int(frames_) : schedule.next_index();
+    timer.apart("shwa::output", [&] { write_output(index); });
     schedule.output_written();
   }
   if (schedule.checkpoint_due(t)) {
@@ -527,18 +533,31 @@ void BlockRun<E>::write_output(int index) {
 /// maxima and the summary belong to the end.
 template <class E>
 void BlockRun<E>::stop_interrupted() {
-  outputs_.finish();
+  outputs_.finish(RunEnd::Stopped);
   const int sig = stop_signal();
   const std::string by = sig != 0 ? signal_name(sig) : "a signal to another rank";
   throw Interrupted(by + " stopped the run after step " + std::to_string(solver_.steps()) + " (t = " +
                     io::format_double(solver_.time()) + " s); its checkpoint is " + last_checkpoint_);
 }
 
+/// The run took numerics.max_steps steps before time.end, and wrote a checkpoint: a blow-up (exit
+/// status 3) unless the limit was set too low, which a restart may raise.
+template <class E>
+void BlockRun<E>::stop_at_step_limit() {
+  outputs_.finish(RunEnd::Stopped);
+  const std::string shortest =
+      stats_.dt_min > 0 ? " (its shortest step: " + io::format_double(stats_.dt_min) + " s)" : std::string();
+  throw BlowUp("numerics.max_steps: the run took " + std::to_string(solver_.steps()) + " steps by t = " +
+               io::format_double(solver_.time()) + " s, short of time.end = " + io::format_double(cfg_.t_end) +
+               " s" + shortest + "; its checkpoint is " + last_checkpoint_ +
+               ": raise numerics.max_steps and resume with --restart, or look for what shrank the step");
+}
+
 /// The maxima maps, then every format closes its files.
 template <class E>
 void BlockRun<E>::finish_outputs() {
   if (cfg_.out.maxima) outputs_.write_maxima(maxima_frame());
-  outputs_.finish();
+  outputs_.finish(RunEnd::Complete);
 }
 
 /// The run's figures (summary.json) on every rank, written by the root.
@@ -601,12 +620,19 @@ RunStats BlockRun<E>::run() {
   LoopTimer timer(coll_);
   timer.start();
   while (!schedule.done()) {
-    const double stop = schedule.next_output();
-    const double dt = step(stop);
-    after_step(dt, stop, schedule, timer);
-    progress.update(solver_.time(), solver_.steps(), dt, solver_.time() == stop);
-    // One process looks at the signal after every step; several ranks agreed in check_health().
-    if (coll_.ranks() == 1 && stop_signal() != 0) stop_ = true;
+    // numerics.max_steps holds the whole run (a restart's steps included), not only the estimate
+    // load_config makes from the first step: a run whose step shrinks on the way stops there.
+    // Every rank takes the same steps, so all stop together.
+    if (double(solver_.steps()) + 1 > cfg_.max_steps) {
+      stop_ = step_limit_ = true;
+    } else {
+      const double stop = schedule.next_output();
+      const double dt = step(stop);
+      after_step(dt, stop, schedule, timer);
+      progress.update(solver_.time(), solver_.steps(), dt, solver_.time() == stop);
+      // One process looks at the signal after every step; several ranks agreed in check_health().
+      if (coll_.ranks() == 1 && stop_signal() != 0) stop_ = true;
+    }
     if (stop_) {
       if (checkpoint_step_ != solver_.steps()) timer.apart("shwa::checkpoint", [&] { write_checkpoint(); });
       break;
@@ -615,6 +641,7 @@ RunStats BlockRun<E>::run() {
   flush_gauges();
   const LoopTimer::Times loop = timer.stop();
   progress.finish();
+  if (step_limit_) stop_at_step_limit();
   if (stop_) stop_interrupted();
   finish_outputs();
   compare_with_exact();

@@ -316,6 +316,7 @@ struct Deck::Impl {
   std::string name;  // the deck file as given, "" for an empty deck
   std::string dir;   // its directory, for relative paths
   std::map<std::string, Entry> entries;   // set in the file or on the command line
+  std::map<std::string, int> empty_tables;  // tables the file gives without a key, and their lines
   std::map<std::string, Entry> defaults;  // fallbacks used by getters for keys not set
   std::set<std::string> known;            // read or declared
   std::map<std::string, std::string> paths;  // keys read as file names: the path each gave
@@ -324,7 +325,11 @@ struct Deck::Impl {
 
   std::string origin(const std::string& key) const {
     auto it = entries.find(key);
-    if (it == entries.end()) return defaults.count(key) ? "default" : "";
+    if (it == entries.end()) {
+      const auto table = empty_tables.find(key);
+      if (table != empty_tables.end()) return name + ":" + std::to_string(table->second);
+      return defaults.count(key) ? "default" : "";
+    }
     if (it->second.source == Source::command_line) return "command line";
     return name + ":" + std::to_string(it->second.line);
   }
@@ -423,6 +428,7 @@ void Deck::Impl::flatten(const toml::table& table, const std::string& prefix) {
     if (k.empty() || k.find('.') != std::string::npos)
       throw InputError(at + quote(key) + ": a key must not be empty or contain '.'; use a table");
     if (v.is_table()) {
+      if (v.as_table().empty()) empty_tables[key] = static_cast<int>(v.location().line());
       flatten(v.as_table(), key + ".");
     } else if (holds_table(v)) {
       throw InputError(at + key + ": arrays of tables are not supported; use one named table "
@@ -510,10 +516,15 @@ bool Deck::has(const std::string& key) const { return impl_->entries.count(key) 
 std::vector<std::string> Deck::children(const std::string& prefix) const {
   std::set<std::string> names;
   const std::string p = prefix + ".";
-  for (auto it = impl_->entries.lower_bound(p); it != impl_->entries.end(); ++it) {
-    if (it->first.rfind(p, 0) != 0) break;
-    const std::string rest = it->first.substr(p.size());
+  const auto add = [&](const std::string& key) {
+    if (key.rfind(p, 0) != 0) return false;
+    const std::string rest = key.substr(p.size());
     names.insert(rest.substr(0, rest.find('.')));
+    return true;
+  };
+  for (auto it = impl_->entries.lower_bound(p); it != impl_->entries.end() && add(it->first); ++it) {
+  }
+  for (auto it = impl_->empty_tables.lower_bound(p); it != impl_->empty_tables.end() && add(it->first); ++it) {
   }
   return {names.begin(), names.end()};
 }

@@ -65,8 +65,9 @@ class Deck {
 
   // Whether the deck or the command line sets `key`. Does not count as a read.
   bool has(const std::string& key) const;
-  // The distinct names one level below `prefix` among the keys set ("boundary" ->
-  // {"east", "west"} for boundary.west.type, boundary.east.type), sorted. Not a read.
+  // The distinct names one level below `prefix` among the keys set and the tables the file gives
+  // without a key ("boundary" -> {"east", "west"} for boundary.west.type, boundary.east.type; an
+  // empty [pollutants.dye] names "dye" below "pollutants"), sorted. Not a read.
   std::vector<std::string> children(const std::string& prefix) const;
   // "deck.toml:12", "command line" or "default" for a key read with a default; "" if unknown.
   std::string where(const std::string& key) const;

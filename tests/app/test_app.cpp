@@ -287,6 +287,12 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     for (const char* n : {"a", "b", "c", "d", "e", "f"}) d += std::string("[pollutants.") + n + "]\nconcentration = 0.1\n";
     expect_refused(dir, d, "pollutants.e.concentration: 6 pollutants; a run carries at most ");
   }
+  SECTION("empty [pollutants.NAME] tables name pollutants too") {
+    std::string d = raster_deck(dir);
+    for (const char* n : {"a", "b", "c"}) d += std::string("[pollutants.") + n + "]\nconcentration = 0.1\n";
+    d += "[pollutants.d]\n[pollutants.e]\n";  // lines 14 and 15
+    expect_refused(dir, d, "deck.toml:15: pollutants.e: 5 pollutants; a run carries at most ");
+  }
   SECTION("a boundary inflow of a pollutant the run does not carry, or of none") {
     const std::string d = raster_deck(dir) + "[pollutants.oil]\nconcentration = 0.0\n[boundary.west]\n"
                                              "type = \"discharge\"\nvalue = 1.0\n";
@@ -866,7 +872,9 @@ TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to 
     a.insert(a.end(), endless.begin(), endless.end());
     return a;
   };
-  pid = start_shwa(args(dir / "hup"), hup_err);
+  std::vector<std::string> hup_args = args(dir / "hup");
+  if (SHWA_HAVE_PNG) hup_args.insert(hup_args.end(), {"--set", "output.formats=[\"asc\", \"png\"]"});
+  pid = start_shwa(hup_args, hup_err);
   REQUIRE(pid > 0);
   REQUIRE(wait_until([&] { return fs::exists(dir / "hup/asc/h_0000.asc"); }));
   kill(pid, SIGHUP);
@@ -876,6 +884,11 @@ TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to 
   CHECK(WEXITSTATUS(status) == 4);
   CHECK(slurp(hup_err).rfind("shwa: SIGHUP stopped the run after step ", 0) == 0);
   CHECK(checkpoints_in(dir / "hup").size() == 1);
+  // The frames so far are there; the animations belong to a run that reaches its end.
+  if (SHWA_HAVE_PNG) {
+    CHECK(fs::exists(dir / "hup/png/depth_0000.png"));
+    CHECK_FALSE(fs::exists(dir / "hup/png/depth_animation.png"));
+  }
 
   // Two signals: the second ends the process at once, by its default action.
   pid = start_shwa(args(dir / "twice"), "/dev/null");
@@ -993,6 +1006,109 @@ TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing,
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(json_number(slurp(dir / "out/summary.json"), "restarted_from") == "8");
+}
+
+TEST_CASE("app: an empty [pollutants.NAME] table is a pollutant with its defaults", "[app][pollutants]") {
+  TempDir dir;
+  write(dir / "bathy.asc", raster(-2.0));
+  write(dir / "deck.toml", raster_deck(dir) + "[pollutants.dye]\n[boundary.west]\ntype = \"discharge\"\nvalue = 1.0\n"
+                                              "concentration.dye = 0.5\n");
+  const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set time.end=2.0 --set 'output.formats=[\"asc\"]'");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(fs::exists(dir / "out/asc/c_dye_0000.asc"));
+  CHECK_FALSE(fs::exists(dir / "out/asc/c_0000.asc"));
+}
+
+TEST_CASE("app: a restart to a later time.end numbers its frames after the run's, keeping every one",
+          "[app][restart_frames]") {
+  // The first run ends at 1.5 s, off its output interval: its frames are t = 0, 1, 1.5. The
+  // restart from its last checkpoint to 3 s writes t = 2 and 3 as frames 3 and 4, not over frame 2.
+  TempDir dir;
+  write(dir / "deck.toml", R"(
+[grid]
+nx = 40
+ny = 20
+dx = 1.0
+[initial]
+problem = "dam_break"
+h_left = 1.0
+h_right = 0.5
+[time]
+end = 1.5
+output_interval = 1.0
+checkpoint_interval = 0.5
+[output]
+formats = ["asc", "vtk"]
+)");
+  const std::string run = "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "out");
+  Result r = shwa(dir, run);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::string end_frame = slurp(dir / "out/asc/h_0002.asc");
+  r = shwa(dir, run + " --restart --set time.end=3");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(slurp(dir / "out/asc/h_0002.asc") == end_frame);
+  const std::string pvd = slurp(dir / "out/shwa.pvd");
+  for (const auto& [time, file] : std::vector<std::pair<std::string, std::string>>{
+           {"0", "0000"}, {"1", "0001"}, {"1.5", "0002"}, {"2", "0003"}, {"3", "0004"}}) {
+    INFO(time);
+    CHECK(pvd.find("timestep=\"" + time + "\" group=\"\" part=\"0\" file=\"vtk/shwa_" + file + ".vti\"") !=
+          std::string::npos);
+    CHECK(fs::exists(dir / ("out/asc/h_" + file + ".asc")));
+  }
+  std::size_t datasets = 0;
+  for (std::size_t at = pvd.find("<DataSet "); at != std::string::npos; at = pvd.find("<DataSet ", at + 1)) ++datasets;
+  CHECK(datasets == 5);
+  // A further restart checks the five frames before it, and refuses where one is missing.
+  fs::remove(dir / "out/asc/h_0003.asc");
+  r = shwa(dir, run + " --restart --set time.end=4");
+  CHECK(r.code == 1);
+  CHECK(r.err.find((dir / "out/asc/h_0003.asc") + ": missing") != std::string::npos);
+}
+
+TEST_CASE("app: numerics.max_steps holds the whole run: a run that reaches it stops with a checkpoint",
+          "[app][max_steps]") {
+  // A dam break's step shrinks as the flow gathers speed: the first step implies fewer steps to
+  // time.end than the run takes. Stopped at the limit with exit status 3 and a checkpoint, the run
+  // resumes with a higher limit and ends as the run without one.
+  TempDir dir;
+  write(dir / "deck.toml", R"(
+[grid]
+nx = 40
+ny = 20
+dx = 1.0
+[initial]
+problem = "dam_break"
+h_left = 1.0
+h_right = 0.5
+[time]
+end = 30.0
+output_interval = 10.0
+[output]
+formats = ["asc"]
+)");
+  const std::string run = "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "out");
+  Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "full"));
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const long steps = std::stol(json_number(slurp(dir / "full/summary.json"), "steps"));
+  // The first step's estimate passes a limit of steps - 1 (what this test needs to show).
+  r = shwa(dir, run + " --set numerics.max_steps=" + std::to_string(steps - 1));
+  INFO(r.err);
+  REQUIRE(r.code == 3);
+  CHECK(r.err.rfind("shwa: error: numerics.max_steps: the run took " + std::to_string(steps - 1) + " steps by t = ", 0) ==
+        0);
+  const std::vector<std::string> saved = checkpoints_in(dir / "out");
+  REQUIRE_FALSE(saved.empty());
+  CHECK(r.err.find("its checkpoint is " + saved.back() + ": raise numerics.max_steps") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out/summary.json"));
+  r = shwa(dir, run + " --restart --set numerics.max_steps=1e8");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(json_number(slurp(dir / "out/summary.json"), "steps") == std::to_string(steps));
+  CHECK(slurp(dir / "out/asc/h_0003.asc") == slurp(dir / "full/asc/h_0003.asc"));
 }
 
 TEST_CASE("app: a blow-up stops the run with exit code 3 and names the step", "[app][blowup]") {
