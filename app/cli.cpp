@@ -341,6 +341,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "shwa: %s\nshwa: resume with: %s%s\n", e.what(), resume_command(argc, argv).c_str(),
                      world.size() > 1 ? "  (behind the same mpirun; any number of ranks)" : "");
       code = kInterrupted;
+    } catch (const std::bad_alloc&) {
+      // An allocation the memory check did not foresee (numerics.memory_check = false, or memory
+      // other programs took), or an input read into memory that was far larger than expected.
+      std::fflush(stdout);
+      error_line("out of memory: an allocation failed (the run's grid and outputs, or an input file "
+                 "far larger than a deck's; numerics.memory_check estimates a run's needs before it starts)");
+      code = kInputError;
     } catch (const std::exception& e) {
       std::fflush(stdout);
       error_line(e.what());

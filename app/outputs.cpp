@@ -118,6 +118,9 @@ std::vector<std::string> read_output_formats(io::Deck& d, const std::vector<Outp
     if (f.by_default && f.available) defaults.push_back(f.name);
   }
   std::vector<std::string> formats = d.get_string_list(key, defaults);
+  for (std::size_t k = 0; k < formats.size(); ++k)
+    if (std::find(formats.begin(), formats.begin() + long(k), formats[k]) != formats.begin() + long(k))
+      throw d.error(key, "format " + io::quote(formats[k]) + " is listed twice");
   for (const std::string& name : formats) {
     const auto it = std::find_if(table.begin(), table.end(), [&](const OutputFormatInfo& f) { return f.name == name; });
     if (it == table.end()) {

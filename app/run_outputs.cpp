@@ -43,7 +43,12 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
   coll_.collectively([&] {
     if (coll_.root()) {
       if (!opt_.restart) check_start_over();
-      std::filesystem::create_directories(out.dir);
+      // What load_config's checks cannot foresee (a file system that refuses the name: too long,
+      // or read-only below a writable-looking parent) is named here, with the key that set it.
+      std::error_code ec;
+      std::filesystem::create_directories(out.dir, ec);
+      if (ec)
+        throw io::OutputError(out.dir + ": the output directory (output.dir) cannot be made: " + ec.message());
       lock_ = OutputLock(out.dir);
       remove_stale_temporaries(out.dir);
       if (!opt_.restart) {

@@ -4,7 +4,9 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -290,6 +292,34 @@ std::string describe(const toml::value& v) {
   return type_name(v) + " " + text;
 }
 
+/// toml11 reads an integer literal beyond the 64-bit range as the nearest 64-bit integer, without
+/// a word. The literal of `v` (or of an integer in the array `v`) that lies beyond it, or "".
+std::string integer_beyond_range(const toml::value& v) {
+  if (v.is_array()) {
+    for (const toml::value& x : v.as_array())
+      if (std::string literal = integer_beyond_range(x); !literal.empty()) return literal;
+    return "";
+  }
+  if (!v.is_integer()) return "";
+  const toml::source_location loc = v.location();
+  const std::string& line = loc.line_str();
+  if (loc.column() < 1 || std::size_t(loc.column()) - 1 + loc.region() > line.size()) return "";
+  const std::string literal = line.substr(loc.column() - 1, loc.region());
+  std::string digits;
+  for (char c : literal)
+    if (c != '_') digits += c;
+  std::size_t at = 0;
+  const bool negative = !digits.empty() && digits[0] == '-';
+  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) at = 1;
+  int base = 10;
+  for (const auto& [prefix, b] : {std::pair<const char*, int>{"0x", 16}, {"0o", 8}, {"0b", 2}})
+    if (digits.compare(at, 2, prefix) == 0) base = b, at += 2;
+  errno = 0;
+  const unsigned long long magnitude = std::strtoull(digits.c_str() + at, nullptr, base);
+  const unsigned long long most = negative ? 9223372036854775808ull : 9223372036854775807ull;
+  return errno == ERANGE || magnitude > most ? literal : "";
+}
+
 bool holds_table(const toml::value& v) {
   if (v.is_table()) return true;
   if (!v.is_array()) return false;
@@ -434,6 +464,8 @@ void Deck::Impl::flatten(const toml::table& table, const std::string& prefix) {
       throw InputError(at + key + ": arrays of tables are not supported; use one named table "
                        "per item, e.g. [" + key + ".NAME]");
     } else {
+      if (const std::string literal = integer_beyond_range(v); !literal.empty())
+        throw InputError(at + key + ": " + literal + " lies beyond the integers a deck may hold (-2^63 to 2^63 - 1)");
       Entry e;
       e.value = v;
       e.line = static_cast<int>(v.location().line());
@@ -508,6 +540,9 @@ void Deck::set_override(const std::string& assignment) {
   } catch (const std::exception&) {
     // Not a TOML value: a bare string.
   }
+  if (const std::string literal = integer_beyond_range(e.value); !literal.empty())
+    throw InputError("command line: " + key + ": " + literal +
+                     " lies beyond the integers a deck may hold (-2^63 to 2^63 - 1)");
   impl_->entries[key] = std::move(e);
 }
 

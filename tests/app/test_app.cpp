@@ -287,6 +287,10 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     for (const char* n : {"a", "b", "c", "d", "e", "f"}) d += std::string("[pollutants.") + n + "]\nconcentration = 0.1\n";
     expect_refused(dir, d, "pollutants.e.concentration: 6 pollutants; a run carries at most ");
   }
+  SECTION("a format listed twice") {
+    expect_refused(dir, raster_deck(dir), "command line: output.formats: format \"asc\" is listed twice",
+                   "run --set 'output.formats=[\"asc\", \"asc\"]'");
+  }
   SECTION("empty [pollutants.NAME] tables name pollutants too") {
     std::string d = raster_deck(dir);
     for (const char* n : {"a", "b", "c"}) d += std::string("[pollutants.") + n + "]\nconcentration = 0.1\n";

@@ -93,6 +93,22 @@ TEST_CASE("deck: numbers must parse completely", "[io][deck]") {
                        Catch::Message("command line: numerics.cfl: expected a number, got string \"12O\""));
 }
 
+TEST_CASE("deck: integers beyond 64 bits are refused, not clamped", "[io][deck]") {
+  // The parser would read them as the nearest 64-bit integer.
+  CHECK_THROWS_MATCHES(Deck::parse("[grid]\nnx = 99_999_999_999_999_999_999\n", "deck.toml"), InputError,
+                       Catch::Message("deck.toml:2: grid.nx: 99_999_999_999_999_999_999 lies beyond the integers a "
+                                      "deck may hold (-2^63 to 2^63 - 1)"));
+  CHECK_THROWS_AS(Deck::parse("[numerics]\ntile = [64, 0x8000000000000000]\n", "deck.toml"), InputError);
+  CHECK_THROWS_AS(Deck::parse("[grid]\nnx = -9223372036854775809\n", "deck.toml"), InputError);
+  Deck edge = Deck::parse("[grid]\nnx = 9223372036854775807\nny = -9223372036854775808\nnz = 0x7fffffffffffffff\n",
+                          "deck.toml");
+  CHECK(edge.has("grid.nx"));
+  Deck d;
+  CHECK_THROWS_MATCHES(d.set_override("numerics.max_steps=99999999999999999999"), InputError,
+                       Catch::Message("command line: numerics.max_steps: 99999999999999999999 lies beyond the integers "
+                                      "a deck may hold (-2^63 to 2^63 - 1)"));
+}
+
 TEST_CASE("deck: a value of the wrong type names file, line and key", "[io][deck]") {
   Deck d = Deck::parse("# comment\n[numerics]\ncfl = \"0.9x\"\nnx = 10.5\non = 1\nxs = [1, \"a\"]\n", "deck.toml");
   CHECK_THROWS_MATCHES(d.get_double("numerics.cfl"), InputError,
