@@ -283,7 +283,7 @@ int main(int argc, char** argv) {
   constexpr int kMaxThreads = 256;
   app.add_option("--threads", a.threads, "Host threads Kokkos uses (default: OMP_NUM_THREADS or all cores)")
       ->check(CLI::Range(1, kMaxThreads));
-  app.add_option("--device", a.device, "GPU to run on (GPU builds)")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", a.device, "GPU to run on (GPU builds)")->check(CLI::Range(0, 65535));
   app.footer("Examples:\n  shwa run inputs/estuary.toml\n  shwa run inputs/dam_break_stoker.toml --set grid.nx=800\n"
              "  shwa check inputs/estuary.toml --set numerics.cfl=0.5\n"
              "Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line, 3 the run blew up,\n"
@@ -293,6 +293,7 @@ int main(int argc, char** argv) {
   app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision, MPI support, the "
                              "output formats, and the output fields, built-in problems and boundary types of decks");
   for (CLI::App* sub : {run, check}) {
+    sub->fallthrough();  // --threads and --device after the command too
     sub->add_option("deck", a.deck, "The input deck (TOML)")->required()->type_name("DECK");
     sub->add_option("--set,-s", a.sets, "Override a deck value (repeatable): --set numerics.cfl=0.5")
         ->type_name("SECTION.KEY=VALUE")
@@ -310,7 +311,21 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return world.root() ? app.exit(e) : 0;  // --help
-    error_line(std::string(e.what()) + " (see shwa --help)");
+    std::string what = e.what();
+    // A first word that is no command: name it, rather than that a command is required.
+    if (app.get_subcommands().empty())
+      for (int k = 1; k < argc; ++k) {
+        const std::string word = argv[k];
+        if (word == "--threads" || word == "--device") {
+          ++k;
+          continue;
+        }
+        if (!word.empty() && word[0] != '-') {
+          what = "unknown command " + io::quote(word) + "; the commands are run, check and info";
+          break;
+        }
+      }
+    error_line(what + " (see shwa --help)");
     return kUsageError;
   }
 

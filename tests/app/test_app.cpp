@@ -507,6 +507,16 @@ TEST_CASE("app: info and help", "[app][cli]") {
     CHECK(r.err.find("--threads") != std::string::npos);
   }
   CHECK(shwa(dir, "--threads 2 info").code == 0);
+  // A first word that is no command is named; a device number below 0 is refused in a short line.
+  const Result bogus = shwa(dir, "--threads 2 bogus");
+  CHECK(bogus.code == 2);
+  CHECK(bogus.err == "shwa: error: unknown command \"bogus\"; the commands are run, check and info (see shwa --help)\n");
+  const Result device = shwa(dir, "--device -1 info");
+  CHECK(device.code == 2);
+  CHECK(device.err == "shwa: error: --device: Value -1 not in range 0 to 65535 (see shwa --help)\n");
+  // --threads after the command, as before it.
+  write(dir / "deck.toml", "[grid]\nnx = 10\nny = 10\ndx = 1.0\n[initial]\nproblem = \"lake_at_rest\"\n[time]\nend = 1.0\n");
+  CHECK(shwa(dir, "check " + (dir / "deck.toml") + " --threads 2").code == 0);
 }
 
 TEST_CASE("app: a run writes every format, the summary and the resolved deck", "[app][outputs]") {
