@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <variant>
 #include <vector>
 
 namespace shwa::app {
@@ -100,6 +101,15 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
            std::to_string(cfg.grid.nx) + " x " + std::to_string(cfg.grid.ny));
   if (c.precision != 4 && c.precision != 8)
     refuse("impossible checkpoint: precision of " + std::to_string(c.precision) + " bytes");
+  // Every array (the state, the maxima) holds a value a cell: a file whose checksums hold may still
+  // have been written wrong.
+  const std::size_t cells = std::size_t(c.nx) * std::size_t(c.ny);
+  for (const auto& [name, values] : c.arrays) {
+    const std::size_t n = std::visit([](const auto& v) { return v.size(); }, values);
+    if (n != cells)
+      refuse("impossible checkpoint: its array '" + name + "' holds " + std::to_string(n) + " values, its grid " +
+             std::to_string(cells) + " cells");
+  }
   if (c.time > cfg.t_end) refuse("the checkpoint's time " + io::format_double(c.time) + " lies past time.end");
 
   const auto theirs = with_prefix(c.metadata, kDeckPrefix), ours = with_prefix(definition, kDeckPrefix);
