@@ -1034,12 +1034,9 @@ TEST_CASE("app: an empty [pollutants.NAME] table is a pollutant with its default
   CHECK_FALSE(fs::exists(dir / "out/asc/c_0000.asc"));
 }
 
-TEST_CASE("app: a restart to a later time.end numbers its frames after the run's, keeping every one",
-          "[app][restart_frames]") {
-  // The first run ends at 1.5 s, off its output interval: its frames are t = 0, 1, 1.5. The
-  // restart from its last checkpoint to 3 s writes t = 2 and 3 as frames 3 and 4, not over frame 2.
-  TempDir dir;
-  write(dir / "deck.toml", R"(
+// A dam break on 40 x 20 cells: a run of 30 s takes about 200 steps, its step shrinking as the
+// flow gathers speed. Each test adds its [time] and [output].
+const char* const kSmallDamBreak = R"(
 [grid]
 nx = 40
 ny = 20
@@ -1048,7 +1045,14 @@ dx = 1.0
 problem = "dam_break"
 h_left = 1.0
 h_right = 0.5
-[time]
+)";
+
+TEST_CASE("app: a restart to a later time.end numbers its frames after the run's, keeping every one",
+          "[app][restart_frames]") {
+  // The first run ends at 1.5 s, off its output interval: its frames are t = 0, 1, 1.5. The
+  // restart from its last checkpoint to 3 s writes t = 2 and 3 as frames 3 and 4, not over frame 2.
+  TempDir dir;
+  write(dir / "deck.toml", std::string(kSmallDamBreak) + R"([time]
 end = 1.5
 output_interval = 1.0
 checkpoint_interval = 0.5
@@ -1088,16 +1092,7 @@ TEST_CASE("app: numerics.max_steps holds the whole run: a run that reaches it st
   // time.end than the run takes. Stopped at the limit with exit status 3 and a checkpoint, the run
   // resumes with a higher limit and ends as the run without one.
   TempDir dir;
-  write(dir / "deck.toml", R"(
-[grid]
-nx = 40
-ny = 20
-dx = 1.0
-[initial]
-problem = "dam_break"
-h_left = 1.0
-h_right = 0.5
-[time]
+  write(dir / "deck.toml", std::string(kSmallDamBreak) + R"([time]
 end = 30.0
 output_interval = 10.0
 [output]
