@@ -71,8 +71,8 @@ class PngOutput final : public OutputFormat {
     }
   }
 
-  // The frames of the run's output times that png/ holds, in order: those of this run and, after
-  // a restart, of the runs before it (a format added on a restart has none before it).
+  // At the end of a complete run, the frames png/ holds, in order: those of this run and, after a
+  // restart, of the runs before it (a format added on a restart has none before it).
   void finish(RunEnd end) override {
     if (!root_ || !animation_ || end != RunEnd::Complete) return;
     std::vector<std::string> fields{"depth"};

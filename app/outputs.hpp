@@ -98,7 +98,8 @@ FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>&
                         const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
                         const std::vector<std::string>& pollutants);
 
-/// How a run's outputs end: the run reached time.end, or a signal stopped it (a restart goes on).
+/// How a run's outputs end: the run reached time.end, or it stopped early (a signal,
+/// numerics.max_steps) and a restart goes on.
 enum class RunEnd { Complete, Stopped };
 
 class OutputFormat {

@@ -540,8 +540,9 @@ void BlockRun<E>::stop_interrupted() {
                     io::format_double(solver_.time()) + " s); its checkpoint is " + last_checkpoint_);
 }
 
-/// The run took numerics.max_steps steps before time.end, and wrote a checkpoint: a blow-up (exit
-/// status 3) unless the limit was set too low, which a restart may raise.
+/// The run took numerics.max_steps steps before time.end, and wrote a checkpoint. Reported as a
+/// blow-up (exit status 3): a step that shrank far below the first one usually means one; where
+/// the limit was only set too low, a restart may raise it.
 template <class E>
 void BlockRun<E>::stop_at_step_limit() {
   outputs_.finish(RunEnd::Stopped);
