@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Session 31, call A: the cost of --fmad=false (HEAD's shwa_bench with and without), and the core
+# Session 31, call 3: the cost of --fmad=false (HEAD's shwa_bench with and without), and the core
 # suite of the working tree (tile queue, one call site) built with --fmad=false.
-cd "$(dirname "$0")/.."
+# Run on the device (carry .deps) with tile-queue-one-call-site.patch applied and .deps/s31/head.tgz
+# made from the commit it applies to (git archive --format=tar.gz -o .deps/s31/head.tgz COMMIT).
+cd "$(dirname "$0")/../../.."
 out=${OUT:-out}; mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH SHWA_DEPS=$PWD/.deps SHWA_JOBS=$(nproc)
 for d in .deps/debs/*.deb; do dpkg -x "$d" .deps/sysroot; done

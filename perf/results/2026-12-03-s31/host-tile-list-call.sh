@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Session 31, call 6: the host passes over listed tiles (working tree) against HEAD, OpenMP on the
+# Session 31, call 6 (host-tile-list-16cores.txt): the host passes over listed tiles (working tree) against HEAD, OpenMP on the
+# Run on the device (carry .deps and inputs/estuary/bathymetry.asc) with host-tile-list.patch applied
+# and .deps/s31/head2.tgz made from the commit it applies to (git archive --format=tar.gz -o ...).
 # machine's 16 cores, the default estuary to its end, skipping on and off, alternated.
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 out=${OUT:-out}; mkdir -p "$out"
 export SHWA_DEPS=$PWD/.deps SHWA_JOBS=$(nproc)
 for d in .deps/debs/*.deb; do dpkg -x "$d" .deps/sysroot; done
