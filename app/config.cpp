@@ -81,12 +81,14 @@ io::Raster load_matching_raster(Deck& d, const std::string& key, const Domain& g
 }
 
 /// Refuses a series value below zero where the constant form of `key` must be >= 0 (a discharge,
-/// a concentration): names the file, the row's time and value, the key and where it is set.
+/// a concentration): names the file and the row's line, its time and value, the key and where it is
+/// set.
 void check_nonnegative_series(const io::TimeSeries& ts, const std::string& file, const std::string& what,
                               const std::string& key, const std::string& where) {
   for (std::size_t k = 0; k < ts.values().size(); ++k)
     if (ts.values()[k] < 0)
-      throw InputError(file + ": negative " + what + " " + fmt(ts.values()[k]) + " at t = " + fmt(ts.times()[k]) +
+      throw InputError(file + (ts.lines().empty() ? "" : ":" + std::to_string(ts.lines()[k])) + ": negative " +
+                       what + " " + fmt(ts.values()[k]) + " at t = " + fmt(ts.times()[k]) +
                        " s; a " + what + " is >= 0 (" + key + ", " + where + ")");
 }
 

@@ -8,10 +8,12 @@
 
 namespace shwa::io {
 
-TimeSeries::TimeSeries(std::vector<double> times, std::vector<double> values)
-    : t_(std::move(times)), v_(std::move(values)) {
+TimeSeries::TimeSeries(std::vector<double> times, std::vector<double> values, std::vector<int> lines)
+    : t_(std::move(times)), v_(std::move(values)), lines_(std::move(lines)) {
   if (t_.size() != v_.size() || t_.empty())
     throw std::invalid_argument("TimeSeries: need as many values as times, and at least one");
+  if (!lines_.empty() && lines_.size() != t_.size())
+    throw std::invalid_argument("TimeSeries: need a line for each row, or none");
   for (std::size_t k = 1; k < t_.size(); ++k)
     if (!(t_[k] > t_[k - 1])) throw std::invalid_argument("TimeSeries: times must increase strictly");
 }
@@ -103,6 +105,7 @@ SeriesTable SeriesTable::parse(std::string_view text, const std::string& name) {
         table.columns_[c - 1].push_back(*x);
       }
     }
+    table.lines_.push_back(line);
     previous_line = line;
   }
   if (header.empty()) throw InputError(name + ": empty file: expected a header line (e.g. time,value) and rows");
@@ -120,7 +123,7 @@ TimeSeries SeriesTable::column(const std::string& name) const {
     if (!guess.empty()) msg += "; did you mean '" + guess + "'?";
     throw InputError(msg);
   }
-  return TimeSeries(time_, columns_[static_cast<std::size_t>(it - names_.begin())]);
+  return TimeSeries(time_, columns_[static_cast<std::size_t>(it - names_.begin())], lines_);
 }
 
 TimeSeries read_time_series(const std::string& path, const std::string& name) {

@@ -22,16 +22,20 @@ namespace shwa::io {
 class TimeSeries {
  public:
   TimeSeries() = default;
-  // `times` must increase strictly and match `values` in size (std::invalid_argument otherwise).
-  TimeSeries(std::vector<double> times, std::vector<double> values);
+  // `times` must increase strictly and match `values` in size, and `lines` (the line of each row
+  // in the file it was read from) be empty or of that size too (std::invalid_argument otherwise).
+  TimeSeries(std::vector<double> times, std::vector<double> values, std::vector<int> lines = {});
 
   double interpolate(double t) const;
 
   const std::vector<double>& times() const { return t_; }
   const std::vector<double>& values() const { return v_; }
+  // The line of row k in its file ("FILE:LINE" in messages); empty where not read from a file.
+  const std::vector<int>& lines() const { return lines_; }
 
  private:
   std::vector<double> t_, v_;
+  std::vector<int> lines_;
 };
 
 // All columns of a CSV file, sharing its time column.
@@ -53,6 +57,7 @@ class SeriesTable {
   std::string file_;
   std::vector<std::string> names_;
   std::vector<double> time_;
+  std::vector<int> lines_;  // the file's line of each row
   std::vector<std::vector<double>> columns_;
 };
 

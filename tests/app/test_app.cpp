@@ -379,13 +379,13 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     CHECK(r.out.find(SHWA_HAVE_PNG ? "formats = [\"vtk\", \"png\"]" : "formats = [\"vtk\"]") != std::string::npos);
   }
   SECTION("negative values in a discharge or concentration series are refused, as the constants are") {
-    write(dir / "inflow.csv", "time,q,c\n0,1.0,0.5\n5,-2.0,0.5\n10,1.0,-0.25\n");
+    write(dir / "inflow.csv", "time,q,c\n# a comment line\n0,1.0,0.5\n\n5,-2.0,0.5\n10,1.0,-0.25\n");
     const std::string side = "[boundary.west]\ntype = \"discharge\"\nseries = \"inflow.csv\"\ncolumn = \"q\"\n";
     expect_refused(dir, raster_deck(dir) + side,
-                   "inflow.csv: negative discharge -2 at t = 5 s; a discharge is >= 0 (boundary.west.series, ");
+                   "inflow.csv:5: negative discharge -2 at t = 5 s; a discharge is >= 0 (boundary.west.series, ");
     write(dir / "inflow.csv", "time,q,c\n0,1.0,0.5\n10,1.0,-0.25\n");
     expect_refused(dir, raster_deck(dir) + side + "concentration_column = \"c\"\n",
-                   "inflow.csv: negative concentration -0.25 at t = 10 s; a concentration is >= 0 "
+                   "inflow.csv:3: negative concentration -0.25 at t = 10 s; a concentration is >= 0 "
                    "(boundary.west.concentration_column, ");
   }
   SECTION("a gauge name that cannot name CSV columns, and a field listed twice, are refused before any file") {

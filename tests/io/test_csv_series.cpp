@@ -64,6 +64,13 @@ TEST_CASE("csv: a UTF-8 byte order mark before the header is skipped", "[io][csv
   CHECK(table.column("stage").interpolate(5) == 1.5);
 }
 
+TEST_CASE("csv: each row keeps its line in the file, past comments and blank lines", "[io][csv]") {
+  const SeriesTable table = SeriesTable::parse("# tide\ntime,stage\n0,1\n\n# low water\n10,2\n20,3 # high\n", "s.csv");
+  CHECK(table.column("stage").lines() == std::vector<int>{3, 6, 7});
+  CHECK(TimeSeries({0, 1}, {2, 3}).lines().empty());
+  CHECK_THROWS_AS(TimeSeries({0, 1}, {2, 3}, {1}), std::invalid_argument);
+}
+
 TEST_CASE("csv: classic Mac OS line ends are named", "[io][csv]") {
   CHECK(error("time,stage\r\n0,1\r\n10,2\r5,3\r") ==
         "s.csv:3: a carriage return without a line feed (classic Mac OS line ends?); save the file with LF or CRLF "
