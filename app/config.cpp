@@ -365,14 +365,21 @@ SolverParams read_solver_params(Deck& d) {
 
 /// The grid of a run from rasters: the bathymetry raster's header (its values are not read yet),
 /// which the deck's [grid], if given, must match. `rasters` gets the rasters the initial state
-/// will read.
-Domain grid_from_files(Deck& d, std::vector<std::string>& rasters) {
+/// will read. A bathymetry that is not a regular file (a pipe, /dev/stdin) can be read only once:
+/// it is read whole now, into `bathy`, for setup_from_files.
+Domain grid_from_files(Deck& d, std::vector<std::string>& rasters, std::optional<io::Raster>& bathy) {
   const std::string key = "initial.bathymetry", bathy_path = d.get_path(key);
   Domain header;
-  try {
-    header = io::read_esri_ascii_grid(bathy_path);
-  } catch (const InputError& e) {
-    throw InputError(std::string(e.what()) + " (the file of " + key + ", " + d.where(key) + ")");
+  std::error_code ec;
+  if (!fs::is_regular_file(bathy_path, ec)) {
+    bathy = load_raster(d, key);
+    header = *bathy;
+  } else {
+    try {
+      header = io::read_esri_ascii_grid(bathy_path);
+    } catch (const InputError& e) {
+      throw InputError(std::string(e.what()) + " (the file of " + key + ", " + d.where(key) + ")");
+    }
   }
   Domain g = header;  // the raster's header gives the grid
   if (d.has("grid.nx")) {
@@ -396,10 +403,11 @@ Domain grid_from_files(Deck& d, std::vector<std::string>& rasters) {
 /// the highest valid point, so it stays dry and acts as a wall. NODATA in the surface raster is
 /// dry; in the Manning raster the constant physics.manning. The field keeps each raster's values (checked,
 /// whole grid) for load_config to evaluate.
-InitialField setup_from_files(Deck& d, RunConfig& cfg) {
+InitialField setup_from_files(Deck& d, RunConfig& cfg, std::optional<io::Raster> read) {
   using Values = std::shared_ptr<const std::vector<double>>;
-  // cfg.grid is the raster's (grid_from_files), which the values read now fill.
-  io::Raster bathy = load_matching_raster(d, "initial.bathymetry", cfg.grid, "the deck's [grid]");
+  // cfg.grid is the raster's (grid_from_files), which the values read now fill; `read`: the
+  // bathymetry where grid_from_files read it whole.
+  io::Raster bathy = read ? std::move(*read) : load_matching_raster(d, "initial.bathymetry", cfg.grid, "the deck's [grid]");
   const std::string bathy_path = d.get_path("initial.bathymetry");
   const bool elevation = d.get_choice("initial.bathymetry_is", "elevation", {"elevation", "depth"}) == "elevation";
   const Domain& g = cfg.grid;
@@ -870,6 +878,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   // the machine before the initial state, the first allocation in proportion to the grid, is
   // built.
   std::vector<std::string> rasters;
+  std::optional<io::Raster> bathy;
   if (d.has("initial.problem")) {
     if (d.has("initial.bathymetry"))
       throw d.error("initial.bathymetry", "set initial.problem or initial.bathymetry, not both");
@@ -877,7 +886,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
     cfg.grid = read_grid(d);
   } else if (d.has("initial.bathymetry")) {
     cfg.problem = "files";
-    cfg.grid = grid_from_files(d, rasters);
+    cfg.grid = grid_from_files(d, rasters, bathy);
   } else {
     throw d.error("initial.problem", "the deck must set initial.problem (one of " + io::join(problem_names()) +
                                          ") or initial.bathymetry (a raster)");
@@ -895,7 +904,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   check_run_memory(cfg, d, rasters, opt);
 
   // The initial state of any cell: every cell is checked, this rank's block kept.
-  InitialField field = cfg.problem == "files" ? setup_from_files(d, cfg) : setup_problem(cfg.problem, d, cfg);
+  InitialField field = cfg.problem == "files" ? setup_from_files(d, cfg, std::move(bathy)) : setup_problem(cfg.problem, d, cfg);
   field = apply_pollutants(d, cfg, std::move(field),
                            cfg.problem == "files" ? d.get_path("initial.bathymetry") : "the deck's [grid]");
   cfg.bc = read_boundaries(d, cfg.grid, cfg.pollutants);

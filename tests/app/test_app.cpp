@@ -1022,6 +1022,32 @@ TEST_CASE("app: --restart refuses a changed deck or input file, writing nothing,
   CHECK(json_number(slurp(dir / "out/summary.json"), "restarted_from") == "8");
 }
 
+TEST_CASE("app: a bathymetry read from a pipe is read once, and runs as the same file does", "[app][inputs]") {
+  TempDir dir;
+  write(dir / "bathy.asc", raster(-2.0));
+  write(dir / "file.toml", raster_deck(dir));
+  std::string piped = raster_deck(dir);
+  piped.replace(piped.find("bathy.asc"), 9, "/dev/stdin");
+  piped.replace(piped.find(dir / "out"), (dir / "out").size(), dir / "out-pipe");
+  write(dir / "pipe.toml", piped);
+  const Result file = shwa(dir, "run " + (dir / "file.toml"));
+  REQUIRE(file.code == 0);
+  const std::string out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const std::string cmd = "cat " + (dir / "bathy.asc") + " | " + std::string(SHWA_EXE) + " run " + (dir / "pipe.toml") +
+                          " > " + out + " 2> " + err;
+  const int status = std::system(cmd.c_str());
+  INFO("stderr: " << slurp(err));
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  int frames = 0;
+  for (const auto& f : fs::directory_iterator(dir / "out/vtk")) {
+    INFO(f.path().filename());
+    CHECK(slurp(dir / ("out-pipe/vtk/" + f.path().filename().string())) == slurp(f.path().string()));
+    ++frames;
+  }
+  CHECK(frames > 1);
+}
+
 TEST_CASE("app: an empty [pollutants.NAME] table is a pollutant with its defaults", "[app][pollutants]") {
   TempDir dir;
   write(dir / "bathy.asc", raster(-2.0));
