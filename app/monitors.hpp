@@ -162,28 +162,9 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
   const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
   const auto hmax = m.hmax, cmax = m.cmax[0], arrival = m.arrival[0];
   constexpr int K = QuietMap<E>::kCells;
-  // Where dry land is skipped, only the tiles with an active square run (detail::list_tiles).
-  const int ntx = detail::ceil_div(nx, kTileX<E>);
-  const auto origin = [=](const int tile, int& i0, int& j0) {
-    i0 = (tile % ntx) * kTileX<E>;
-    j0 = (tile / ntx) * kTileY;
-  };
-  detail::HostTiles tiles{{}, ntx * detail::ceil_div(ny, kTileY), false};
-  if (q.on)
-    tiles = detail::list_tiles<E>(tiles.count, q.tile_list, [=](const int tile) {
-      int i0, j0;
-      origin(tile, i0, j0);
-      const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
-      for (int jb = (j0 + ng) / K; jb <= (j1 - 1 + ng) / K; ++jb)
-        for (int ib = (i0 + ng) / K; ib <= (i1 - 1 + ng) / K; ++ib)
-          if (q.last(jb, ib) >= q.epoch) return true;
-      return false;
-    });
-  const auto policy = launch_light(detail::host_tile_policy<E>(tiles, true));
-  Kokkos::parallel_for("shwa::maxima", policy,
-                       [=](const typename TilePolicy<E>::member_type& team) {
+  Kokkos::parallel_for("shwa::maxima", owned_tiles<E>(g), [=](const typename TilePolicy<E>::member_type& team) {
     int i0, j0;
-    origin(tiles(team.league_rank()), i0, j0);
+    tile_origin<E>(team, nx, i0, j0);
     const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
     for (int j = j0; j < j1; ++j) {
       const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);

@@ -332,21 +332,6 @@ KOKKOS_INLINE_FUNCTION bool active_part(const QuietMap<E>& q, Tile& tl) {
   return true;
 }
 
-/// The tiles of a host pass over `box` in tiles of `tiling`: where `q` skips dry land, those with
-/// an active part (list_tiles), else every one.
-template <class E>
-HostTiles host_tiles(const Box& box, const Tiling& tiling, const QuietMap<E>& q) {
-  const int ntx_tiles = ceil_div(box.nx(), tiling.tx), ntiles = ntx_tiles * ceil_div(box.ny(), tiling.ty);
-  if (!q.on) return HostTiles{{}, ntiles, false};
-  const Box b = box;
-  const Tiling t = tiling;
-  const QuietMap<E> map = q;
-  return list_tiles<E>(ntiles, q.tile_list, [=](const int k) {
-    Tile tl(b, k, ntx_tiles, t.tx, t.ty);
-    return active_part(map, tl);
-  });
-}
-
 /// Team scratch of the host sweeps (flat, structure of arrays), for NT tracers (the CFL pass: 1):
 ///   p      5 + NT arrays (h, H, u, v, c, sqrt h, then the other tracers' c) over the
 ///          (TX+2) x (TY+2) block of the tile and its four neighbouring rows and columns (corners
@@ -442,12 +427,11 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
   const Real num = Real(2) * cfl * dx * dy;
   const Box b = box;
   const Tiling t = tiling;
-  const HostTiles tiles = host_tiles(box, tiling, q);
   Kokkos::parallel_reduce(
       "shwa::cfl_min_dt",
-      host_tile_policy<E>(tiles, true).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      cheap_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m, Real& lmax) {
-        Tile tl(b, tiles(m.league_rank()), ntx_tiles, t.tx, t.ty);
+        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         if (!active_part(q, tl)) return;
         const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
@@ -487,12 +471,11 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
   const bool has_n = gn2_field.extent(0) > 0;
   const Box b = box;
   const Tiling t = tiling;
-  const HostTiles tiles = host_tiles(box, tiling, q);
   Kokkos::parallel_for(
       "shwa::flux_update_decoupled",
-      host_tile_policy<E>(tiles, false).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
-        Tile tl(b, tiles(m.league_rank()), ntx_tiles, t.tx, t.ty);
+        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         if (!active_part(q, tl)) return;
         const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
@@ -575,13 +558,12 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
   const size_t nrow = size_t(tiling.tx);
   // Two rows of sums of 3 + NT arrays (h, qn, qt, hc, the other tracers' hc), the clipped water.
   constexpr size_t kFlucts = 3 + NT, kArrays = 2 * kFlucts + 1;
-  const HostTiles tiles = host_tiles(box, tiling, q);
   Kokkos::parallel_for(
       "shwa::flux_update_recompute",
-      host_tile_policy<E>(tiles, false)
+      tile_policy<E>(box, tiling, 1)
           .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(kArrays * nrow))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
-        Tile tl(b, tiles(m.league_rank()), ntx_tiles, t.tx, t.ty);
+        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
         if (!active_part(q, tl)) return;
         const int ntx = tl.ntx, nty = tl.nty;
         Real* a = ScratchArray<E>(m.team_scratch(0), kArrays * nrow).data();

@@ -38,9 +38,6 @@ struct QuietMap {
   int epoch = 0;  // the step count of the current state, for this map (not the solver's steps())
   Box inner;      // skipping needs a tile and its ring inside these cells
   bool on = false;
-  /// Host spaces: the tiles of a pass that hold an active part (detail::list_tiles), kept from pass
-  /// to pass so that listing them allocates nothing once it has the room.
-  mutable Kokkos::View<int*, Kokkos::HostSpace> tile_list;
 
   QuietMap() = default;
   /// A map over ny_padded x nx_padded cells of storage.

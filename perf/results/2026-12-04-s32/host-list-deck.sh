@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Session 32, call 2: the host passes over listed tiles, the cheap passes taking cheap_chunk tiles a
-# take (working tree), against HEAD (.deps/s32/head.tgz): each kernel's time on 16 threads (estuary
+# Session 32, call 2 (host-list-deck.txt) and call 4 (KERNELS=0 ROUNDS=4: host-list-deck-k0.txt): the host passes over listed tiles, the cheap passes taking cheap_chunk tiles a take (host-tile-list-chunked.patch applied to 134475b), against 134475b itself (.deps/s32/head.tgz, git archive of it): each kernel's time on 16 threads (estuary
 # to 1200 s), then the whole default deck (5400 s), skipping on and off, alternated, two rounds.
-# Run on the device, carrying .deps and inputs/estuary/bathymetry.asc.
+# KERNELS=0 leaves the kernel tables out, ROUNDS=n runs n rounds. Run on the device, carrying .deps and inputs/estuary/bathymetry.asc.
 cd "$(dirname "$0")/../../.."
 out=${OUT:-out}; mkdir -p "$out"
 export SHWA_DEPS=$PWD/.deps SHWA_JOBS=$(nproc)
@@ -25,8 +24,8 @@ run() {  # tree threads skip end label [env...]
 }
 kt=(KOKKOS_PROFILE_LIBRARY=/tmp/h/build/openmp/perf/libshwa_kernel_timer.so SHWA_KERNEL_TIMES=/tmp/kt.txt)
 {
-for tree in head new; do for skip in true false; do run $tree 16 $skip 1200 "kernels" "${kt[@]}"; head -9 /tmp/kt.txt; done; done
-for r in 1 2; do
+[ "${KERNELS:-1}" = 1 ] && for tree in head new; do for skip in true false; do run $tree 16 $skip 1200 "kernels" "${kt[@]}"; head -9 /tmp/kt.txt; done; done
+for r in $(seq 1 "${ROUNDS:-2}"); do
   for tree in head new; do for skip in true false; do run $tree 16 $skip 5400 "r$r"; done; done
 done
-} 2>&1 | tee "$out/host-list-deck.txt"
+} 2>&1 | tee "$out/host-list-deck${KERNELS:+-k$KERNELS}.txt"
