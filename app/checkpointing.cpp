@@ -40,8 +40,12 @@ std::vector<fs::path> list(const std::string& out_dir) {
 const std::string kDeckPrefix = "deck.";
 const std::string kInputPrefix = "input.";
 
-/// "crc32 1a2b3c4d, 1234 bytes": the CRC-32 and size of a file's bytes, read in blocks.
+/// "crc32 1a2b3c4d, 1234 bytes": the CRC-32 and size of a file's bytes, read in blocks. A file that
+/// is not a regular one (a pipe, /dev/stdin) has been read once by the run and cannot be read
+/// again: it is named so, and a restart cannot check it.
 std::string file_digest(const std::string& path) {
+  std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) return "not a regular file: not checked";
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::InputError(path + ": cannot read: " + std::strerror(errno));
   std::vector<char> block(std::size_t(1) << 20);

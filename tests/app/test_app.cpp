@@ -1046,6 +1046,8 @@ TEST_CASE("app: a bathymetry read from a pipe is read once, and runs as the same
     ++frames;
   }
   CHECK(frames > 1);
+  CHECK(slurp(dir / "out-pipe/shwa.run").find("input.initial.bathymetry = not a regular file: not checked") !=
+        std::string::npos);
 }
 
 TEST_CASE("app: an empty [pollutants.NAME] table is a pollutant with its defaults", "[app][pollutants]") {
