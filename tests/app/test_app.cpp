@@ -60,9 +60,11 @@ struct Result {
 };
 
 // Runs `shwa ARGS` (arguments separated by spaces, none quoted), capturing its output.
-Result shwa(const TempDir& dir, const std::string& args) {
+Result shwa(const TempDir& dir, const std::string& args, const std::string& piped_from = "") {
   const std::string out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = std::string(SHWA_EXE) + " " + args + " > " + out + " 2> " + err;
+  // piped_from: a file `cat` pipes into shwa's standard input.
+  const std::string cmd = (piped_from.empty() ? "" : "cat " + piped_from + " | ") + std::string(SHWA_EXE) + " " +
+                          args + " > " + out + " 2> " + err;
   const int status = std::system(cmd.c_str());
   return Result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
@@ -1032,13 +1034,9 @@ TEST_CASE("app: a bathymetry read from a pipe is read once, and runs as the same
   write(dir / "pipe.toml", piped);
   const Result file = shwa(dir, "run " + (dir / "file.toml"));
   REQUIRE(file.code == 0);
-  const std::string out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = "cat " + (dir / "bathy.asc") + " | " + std::string(SHWA_EXE) + " run " + (dir / "pipe.toml") +
-                          " > " + out + " 2> " + err;
-  const int status = std::system(cmd.c_str());
-  INFO("stderr: " << slurp(err));
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
+  const Result pipe = shwa(dir, "run " + (dir / "pipe.toml"), dir / "bathy.asc");
+  INFO("stderr: " << pipe.err);
+  REQUIRE(pipe.code == 0);
   int frames = 0;
   for (const auto& f : fs::directory_iterator(dir / "out/vtk")) {
     INFO(f.path().filename());
