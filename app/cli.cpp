@@ -16,6 +16,7 @@
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "io/error.hpp"
+#include "io/raster.hpp"
 #include "io/text.hpp"
 
 #include <CLI/CLI.hpp>
@@ -140,6 +141,16 @@ void print_check(const RunConfig& cfg, const std::string& parallel) {
                                        : "");
   }
   std::printf("# outputs would go to %s\n", cfg.out.dir.c_str());
+  if (!cfg.out.projection.empty()) {
+    std::vector<std::string> keep;
+    if (cfg.out.has_format("asc")) keep.push_back("beside each .asc");
+    if (cfg.out.has_format("netcdf")) keep.push_back("in shwa.nc");
+    const std::string name = io::projection_name(cfg.out.projection);
+    std::printf("# coordinate system: %s from %s, written %s\n", name.empty() ? "(unnamed)" : io::quote(name).c_str(),
+                cfg.out.projection_file.c_str(),
+                keep.empty() ? "nowhere: only the asc and netcdf formats keep it"
+                             : (keep[0] + (keep.size() > 1 ? " and " + keep[1] : "")).c_str());
+  }
   // What `shwa run` would find there (output_files.hpp).
   if (const auto conflict = output_dir_conflict(cfg.out.dir, definition_metadata(cfg.definition)))
     std::printf("# note: %s %s: shwa run refuses it unless %s\n",

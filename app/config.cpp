@@ -305,6 +305,29 @@ std::vector<io::GaugePoint> read_gauges(Deck& d, const Domain& g) {
   return gauges;
 }
 
+/// output.projection: a .prj (WKT) naming the grid's coordinate system; by default the .prj beside
+/// the bathymetry raster where there is one (bathy.prj for bathy.asc), as GIS tools pair them.
+void read_projection(Deck& d, OutputConfig& o) {
+  const std::string key = "output.projection";
+  std::string beside;
+  if (d.has("initial.bathymetry")) {
+    const std::string bathy = d.get_path("initial.bathymetry"), prj = io::projection_path(bathy);
+    std::error_code ec;
+    // Absolute, as the resolved deck gives the paths set in a deck, so that it reads the same file.
+    if (fs::is_regular_file(bathy, ec) && fs::exists(prj, ec)) beside = fs::absolute(prj, ec).string();
+  }
+  o.projection_file = d.get_path(key, beside);
+  if (o.projection_file.empty()) return;
+  try {
+    o.projection = io::read_projection(o.projection_file);
+  } catch (const InputError& e) {
+    if (d.has(key)) throw d.error(key, e.what());
+    throw d.error("initial.bathymetry", std::string(e.what()) +
+                                            " (the .prj beside the bathymetry, the default of output.projection; "
+                                            "output.projection = \"\" leaves it out)");
+  }
+}
+
 OutputConfig read_output(Deck& d, const std::string& deck_path, const Domain& g, double t_end) {
   OutputConfig o;
   const std::string stem = fs::path(deck_path).stem().string();
@@ -332,6 +355,7 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const Domain& g,
   o.png_animation = d.get_bool("output.png_animation", true);
   o.progress_interval = d.get_double("output.progress_interval", 10.0, require_positive());
   o.gauges = read_gauges(d, g);
+  read_projection(d, o);
   return o;
 }
 

@@ -113,6 +113,10 @@ struct OutputConfig {
   int png_scale = 1;
   bool png_animation = true;         // png/{depth,concentration}_animation.png at the end (APNG)
   double progress_interval = 10;     // wall seconds between progress lines when not on a terminal
+  /// The grid's coordinate reference system as WKT (a .prj file's text, io::read_projection),
+  /// written beside each .asc and into shwa.nc; "" where the deck gives none.
+  std::string projection;
+  std::string projection_file;  // the .prj it came from
 
   bool has_format(const std::string& f) const;
 };

@@ -1,6 +1,7 @@
 // shwa/app/output_asc.cpp — ESRI ASCII grids for GIS tools: asc/FIELD_NNNN.asc at each output
 // time, maxima/{hmax,cmax,arrival}.asc at the end (cmax_NAME, arrival_NAME a named pollutant). Dry cells of eta and cells the pollutant never
-// reached (arrival) are NODATA.
+// reached (arrival) are NODATA. Each .asc gets its .prj where the deck names the grid's
+// coordinate system (output.projection).
 #include "outputs.hpp"
 
 #include "io/raster.hpp"
@@ -14,7 +15,10 @@ namespace {
 class AscOutput final : public OutputFormat {
  public:
   explicit AscOutput(const RunConfig& cfg)
-      : dir_(cfg.out.dir), fields_(run_field_names(cfg.out.fields, cfg.pollutants)), maxima_(maxima_names(cfg.pollutants)) {}
+      : dir_(cfg.out.dir),
+        fields_(run_field_names(cfg.out.fields, cfg.pollutants)),
+        maxima_(maxima_names(cfg.pollutants)),
+        projection_(cfg.out.projection) {}
 
   void write(const Frame& f) override {
     if (!f.root()) return;
@@ -29,15 +33,18 @@ class AscOutput final : public OutputFormat {
   }
 
  private:
-  static void put(const std::string& path, const Frame& f, const std::string& name) {
+  // The grid and, where the deck gives the grid's coordinate system, its .prj beside it.
+  void put(const std::string& path, const Frame& f, const std::string& name) const {
     io::Raster r;
     static_cast<Domain&>(r) = f.grid;
     r.v = f.global.at(name);
     io::write_esri_ascii(path, r);
+    if (!projection_.empty()) io::write_projection(path, projection_);
   }
 
   std::string dir_;
   std::vector<std::string> fields_, maxima_;
+  std::string projection_;
 };
 
 }  // namespace

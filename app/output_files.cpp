@@ -32,8 +32,8 @@ struct Folder {
 // (_[A-Za-z][A-Za-z0-9_]*)?: a named pollutant's fields carry its name (pollutant_field).
 const Folder kFolders[] = {
     {"vtk", R"((shwa_[0-9]{4,}|maxima)(_r[0-9]{4,})?\.(vti|pvti))"},
-    {"asc", R"((h|eta|u|v|c(_[A-Za-z][A-Za-z0-9_]*)?)_[0-9]{4,}\.asc)"},
-    {"maxima", R"((hmax|(cmax|arrival)(_[A-Za-z][A-Za-z0-9_]*)?)\.asc)"},
+    {"asc", R"((h|eta|u|v|c(_[A-Za-z][A-Za-z0-9_]*)?)_[0-9]{4,}\.(asc|prj))"},
+    {"maxima", R"((hmax|(cmax|arrival)(_[A-Za-z][A-Za-z0-9_]*)?)\.(asc|prj))"},
     {"png",
      R"(((depth|concentration(_[A-Za-z][A-Za-z0-9_]*)?)_([0-9]{4,}|animation)|hmax|(cmax|arrival)(_[A-Za-z][A-Za-z0-9_]*)?)\.png)"},
     {"checkpoints", R"(checkpoint_[0-9]+\.shck)"},

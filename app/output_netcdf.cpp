@@ -27,6 +27,7 @@ io::NetcdfLayout layout(const RunConfig& cfg) {
   }
   l.attributes = {{"title", "shwa shallow-water + pollutant run"}, {"source", "shwa " SHWA_VERSION},
                   {"problem", cfg.problem}};
+  l.projection = cfg.out.projection;
   return l;
 }
 

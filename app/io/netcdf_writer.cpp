@@ -73,8 +73,18 @@ void define(int ncid, const NetcdfLayout& layout, const std::string& path) {
   put_text(ncid, time, "axis", "T", path);
   put_text(ncid, y, "axis", "Y", path);
   put_text(ncid, x, "axis", "X", path);
-  for (const auto& f : layout.fields) def(f, nc_type_of(layout.type), {dim_t, dim_y, dim_x});
-  for (const auto& f : layout.static_fields) def(f, nc_type_of(layout.type), {dim_y, dim_x});
+  int crs = -1;
+  if (!layout.projection.empty()) {
+    check(nc_def_var(ncid, "crs", NC_INT, 0, nullptr, &crs), path, "cannot define variable crs");
+    put_text(ncid, crs, "crs_wkt", layout.projection, path);
+    put_text(ncid, crs, "spatial_ref", layout.projection, path);
+  }
+  const auto def_data = [&](const VariableInfo& info, std::vector<int> dims) {
+    const int var = def(info, nc_type_of(layout.type), std::move(dims));
+    if (crs >= 0) put_text(ncid, var, "grid_mapping", "crs", path);
+  };
+  for (const auto& f : layout.fields) def_data(f, {dim_t, dim_y, dim_x});
+  for (const auto& f : layout.static_fields) def_data(f, {dim_y, dim_x});
 
   put_text(ncid, NC_GLOBAL, "Conventions", "CF-1.8", path);
   put_text(ncid, NC_GLOBAL, "title", "shwa shallow-water simulation", path);
@@ -89,12 +99,17 @@ void define(int ncid, const NetcdfLayout& layout, const std::string& path) {
   for (int j = 0; j < g.ny; ++j) ys[static_cast<std::size_t>(j)] = g.yc(j);
   check(nc_put_var_double(ncid, x, xs.data()), path, "cannot write x");
   check(nc_put_var_double(ncid, y, ys.data()), path, "cannot write y");
+  if (crs >= 0) {
+    const int zero = 0;  // a grid mapping's value means nothing (CF), but is written, not left unset
+    check(nc_put_var_int(ncid, crs, &zero), path, "cannot write crs");
+  }
 }
 
 int create(const std::string& path, const NetcdfLayout& layout) {
   const Domain& g = layout.grid;
   if (g.nx <= 0 || g.ny <= 0) throw std::invalid_argument("NetcdfWriter: " + path + ": empty grid");
   std::set<std::string> names = {"time", "x", "y"};
+  if (!layout.projection.empty()) names.insert("crs");
   for (const auto* list : {&layout.fields, &layout.static_fields})
     for (const auto& f : *list)
       if (f.name.empty() || !names.insert(f.name).second)

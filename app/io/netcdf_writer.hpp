@@ -33,6 +33,10 @@ struct NetcdfLayout {
   std::vector<VariableInfo> fields;        // (time, y, x): one record per append()
   std::vector<VariableInfo> static_fields;  // (y, x): written once with write_static()
   std::vector<std::pair<std::string, std::string>> attributes;  // extra global attributes
+  // The grid's coordinate reference system as WKT (a .prj's text), or "": where given, a CF
+  // grid-mapping variable "crs" holds it (crs_wkt, and spatial_ref, which GDAL reads), and every
+  // data variable names it (grid_mapping = "crs").
+  std::string projection;
 };
 
 class NetcdfWriter {

@@ -1,6 +1,7 @@
 #include "io/raster.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <filesystem>
@@ -303,6 +304,46 @@ void write_esri_ascii(const std::string& path, const Raster& r) {
     out += '\n';
     f.write(out);
   }
+  f.commit();
+}
+
+std::string projection_path(const std::string& raster_path) {
+  return std::filesystem::path(raster_path).replace_extension(".prj").string();
+}
+
+std::string read_projection(const std::string& path) {
+  constexpr std::size_t kMaxBytes = 64 * 1024;
+  std::error_code ec;
+  const bool regular = std::filesystem::is_regular_file(path, ec);
+  if (regular && std::filesystem::file_size(path, ec) > kMaxBytes)
+    throw InputError(path + ": not a coordinate system (.prj): larger than 64 KiB");
+  std::string wkt = read_text_file(path);
+  if (wkt.size() > kMaxBytes) throw InputError(path + ": not a coordinate system (.prj): larger than 64 KiB");
+  std::string_view text = wkt;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\r' && c != '\t')
+      throw InputError(path + ": not a coordinate system (.prj): it holds binary data, not WKT text");
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos) throw InputError(path + ": not a coordinate system (.prj): the file is empty");
+  std::size_t k = start;
+  while (k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '_')) ++k;
+  if (k == start || k == text.size() || (text[k] != '[' && text[k] != '('))
+    throw InputError(path + ": not a coordinate system (.prj): WKT starts with a keyword and a bracket, as "
+                            "PROJCS[\"...\", ...] or GEOGCRS[\"...\", ...]; this file starts with " +
+                     shown(text.substr(start, text.find_first_of("\r\n", start) - start)));
+  return wkt;
+}
+
+std::string projection_name(const std::string& wkt) {
+  const std::size_t open = wkt.find('"');
+  const std::size_t close = open == std::string::npos ? open : wkt.find('"', open + 1);
+  return close == std::string::npos ? std::string() : wkt.substr(open + 1, close - open - 1);
+}
+
+void write_projection(const std::string& raster_path, const std::string& wkt) {
+  AtomicFile f(projection_path(raster_path));
+  f.write(wkt);
   f.commit();
 }
 

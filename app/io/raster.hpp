@@ -48,6 +48,21 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name);
 // same doubles). NaN cells are written as NODATA_value, -9999 unless a real value equals it.
 void write_esri_ascii(const std::string& path, const Raster& r);
 
+// The grid's coordinate reference system, as GIS tools keep it beside an .asc: a ".prj" file of
+// the same name holding the system as WKT text (ESRI's or OGC's, e.g. PROJCS["WGS 84 / UTM zone
+// 31N", ...]). shwa does not interpret it; it checks that it is WKT and copies it to its outputs.
+//
+// The .prj beside a raster: `dir/bathy.asc` -> `dir/bathy.prj` (the last extension replaced).
+std::string projection_path(const std::string& raster_path);
+// Reads a .prj: its bytes as they are. Throws InputError naming the file unless it holds WKT: an
+// unreadable or empty file, one over 64 KiB, one with control characters other than line ends
+// and tabs (a binary file), or one whose text does not start with a WKT keyword and "[" or "(".
+std::string read_projection(const std::string& path);
+// The name a WKT gives its system (the first quoted text: "WGS 84 / UTM zone 31N"), or "".
+std::string projection_name(const std::string& wkt);
+// Writes `wkt` to projection_path(raster_path), atomically.
+void write_projection(const std::string& raster_path, const std::string& wkt);
+
 // Throws InputError unless a and b have the same cells: "grid mismatch: bathy.asc has 100 x 80
 // cells, manning.asc has 100 x 81". Spacings must agree to 1e-6 relative, corners to 1e-3 cells.
 void check_same_grid(const Domain& a, const Domain& b, const std::string& name_a, const std::string& name_b);

@@ -1048,6 +1048,87 @@ TEST_CASE("app: a bathymetry read from a pipe is read once, and runs as the same
         std::string::npos);
 }
 
+TEST_CASE("app: the bathymetry's .prj goes beside every .asc output and into shwa.nc; output.projection names another",
+          "[app][outputs][inputs]") {
+  TempDir dir;
+  const std::string utm = "PROJCS[\"WGS 84 / UTM zone 31N\",GEOGCS[\"WGS 84\"],UNIT[\"metre\",1]]\r\n";
+  write(dir / "bathy.asc", raster(-2.0));
+  write(dir / "bathy.prj", utm);
+  std::string formats = "\"asc\"";
+  if (SHWA_HAVE_NETCDF) formats += ", \"netcdf\"";
+  write(dir / "deck.toml", raster_deck(dir, "[pollutant]\nx = 50.0\ny = 50.0\nradius = 20.0\nconcentration = 1.0") +
+                               "formats = [" + formats + "]\n");
+  const std::string run = "run " + (dir / "deck.toml") + " --set time.end=2.0 --set time.output_interval=1.0";
+  const Result check = shwa(dir, "check " + (dir / "deck.toml"));
+  INFO(check.err);
+  REQUIRE(check.code == 0);
+  CHECK(check.out.find("projection = \"" + (dir / "bathy.prj") + "\"  # default") != std::string::npos);
+  CHECK(check.out.find("# coordinate system: \"WGS 84 / UTM zone 31N\" from " + (dir / "bathy.prj") +
+                       ", written beside each .asc" + (SHWA_HAVE_NETCDF ? " and in shwa.nc\n" : "\n")) !=
+        std::string::npos);
+  const Result r = shwa(dir, run);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  // Every .asc has its .prj, the bathymetry's byte for byte, and no .prj is alone.
+  int pairs = 0;
+  for (const char* folder : {"out/asc", "out/maxima"})
+    for (const auto& e : fs::directory_iterator(dir / folder)) {
+      const fs::path p = e.path();
+      INFO(p);
+      if (p.extension() == ".asc") {
+        CHECK(slurp(fs::path(p).replace_extension(".prj").string()) == utm);
+        ++pairs;
+      } else {
+        CHECK(p.extension() == ".prj");
+        CHECK(fs::exists(fs::path(p).replace_extension(".asc")));
+      }
+    }
+  CHECK(pairs == 3 * 5 + 3);  // h, eta, u, v, c at 0, 1, 2 s; hmax, cmax, arrival
+  // The classic NetCDF format keeps an attribute's text as it is in the file's header.
+  if (SHWA_HAVE_NETCDF) CHECK(slurp(dir / "out/shwa.nc").find(utm) != std::string::npos);
+
+  // output.projection = "" leaves it out; run over the same directory (--overwrite: another
+  // definition), the old .prj files are removed with the rest of the run's outputs.
+  const Result none = shwa(dir, run + " --set 'output.projection=\"\"' --overwrite");
+  INFO(none.err);
+  REQUIRE(none.code == 0);
+  CHECK(fs::exists(dir / "out/asc/h_0002.asc"));
+  for (const char* folder : {"out/asc", "out/maxima"})
+    for (const auto& e : fs::directory_iterator(dir / folder)) CHECK(e.path().extension() == ".asc");
+  CHECK(shwa(dir, "check " + (dir / "deck.toml") + " --set 'output.projection=\"\"'").out.find("coordinate system") ==
+        std::string::npos);
+
+  // Another .prj, named in the deck, relative to the deck's folder.
+  write(dir / "other.prj", "GEOGCRS[\"ETRS89\"]");
+  const Result other = shwa(dir, run + " --overwrite --set output.projection=" + (dir / "other.prj"));
+  INFO(other.err);
+  REQUIRE(other.code == 0);
+  CHECK(slurp(dir / "out/maxima/hmax.prj") == "GEOGCRS[\"ETRS89\"]");
+
+  // A .prj that is not WKT is refused, naming it: the bathymetry's (a default the deck can turn
+  // off), or the one the deck names. Nothing is written.
+  TempDir bad;
+  write(bad / "bathy.asc", raster(-2.0));
+  write(bad / "bathy.prj", "+proj=utm +zone=31 +datum=WGS84\n");
+  expect_refused(bad, raster_deck(bad),
+                 "deck.toml:2: initial.bathymetry: " + (bad / "bathy.prj") +
+                     ": not a coordinate system (.prj): WKT starts with a keyword and a bracket");
+  CHECK(shwa(bad, "check " + (bad / "deck.toml")).err.find("output.projection = \"\" leaves it out") !=
+        std::string::npos);
+  CHECK(shwa(bad, "check " + (bad / "deck.toml") + " --set 'output.projection=\"\"'").code == 0);
+  write(bad / "bathy.prj", utm);
+  expect_refused(bad, raster_deck(bad) + "projection = \"missing.prj\"\n",
+                 "deck.toml:8: output.projection: " + (bad / "missing.prj") + ": cannot read: No such file or directory");
+  // A bathymetry without a .prj beside it: none, and no .prj is written.
+  fs::remove(bad / "bathy.prj");
+  write(bad / "deck.toml", raster_deck(bad));
+  const Result bare = shwa(bad, "run " + (bad / "deck.toml") + " --set time.end=1.0 --set 'output.formats=[\"asc\"]'");
+  INFO(bare.err);
+  REQUIRE(bare.code == 0);
+  CHECK(fs::exists(bad / "out/asc/h_0000.asc"));
+  CHECK_FALSE(fs::exists(bad / "out/asc/h_0000.prj"));
+}
+
 TEST_CASE("app: an empty [pollutants.NAME] table is a pollutant with its defaults", "[app][pollutants]") {
   TempDir dir;
   write(dir / "bathy.asc", raster(-2.0));

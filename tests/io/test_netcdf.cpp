@@ -122,6 +122,44 @@ TEST_CASE("netcdf: CF metadata and records read back equal", "[io][netcdf]") {
   }
 }
 
+TEST_CASE("netcdf: a coordinate system is a CF grid mapping that every data variable names", "[io][netcdf]") {
+  TempDir dir;
+  const std::string wkt = "PROJCS[\"WGS 84 / UTM zone 31N\",GEOGCS[\"WGS 84\"],UNIT[\"metre\",1]]\n";
+  const std::vector<double> values = {1, 2, 3, 4, 5, 6};
+  for (const bool with : {true, false}) {
+    CAPTURE(with);
+    NetcdfLayout l = layout(ScalarType::float64);
+    if (with) l.projection = wkt;
+    {
+      NetcdfWriter w(dir / "run.nc", l);
+      w.write_static({"H", values.data()});
+      w.append(0, {{"h", values.data()}, {"u", values.data()}});
+      w.close();
+    }
+    NcFile f(dir / "run.nc");
+    int crs = -1;
+    const int found = nc_inq_varid(f.id, "crs", &crs);
+    if (!with) {
+      CHECK(found == NC_ENOTVAR);
+      for (const char* v : {"h", "u", "H"}) CHECK(f.text(f.var(v), "grid_mapping") == "(none)");
+      continue;
+    }
+    REQUIRE(found == NC_NOERR);
+    CHECK(f.text(crs, "crs_wkt") == wkt);
+    CHECK(f.text(crs, "spatial_ref") == wkt);
+    int ndims = -1, value = -1;
+    REQUIRE(nc_inq_varndims(f.id, crs, &ndims) == NC_NOERR);
+    CHECK(ndims == 0);
+    REQUIRE(nc_get_var_int(f.id, crs, &value) == NC_NOERR);
+    CHECK(value == 0);
+    for (const char* v : {"h", "u", "H"}) CHECK(f.text(f.var(v), "grid_mapping") == "crs");
+    for (const char* v : {"x", "y", "time"}) CHECK(f.text(f.var(v), "grid_mapping") == "(none)");
+    // A field of that name would clash with the grid mapping.
+    l.static_fields.push_back({"crs", "", "", ""});
+    CHECK_THROWS_AS(NetcdfWriter(dir / "clash.nc", l), std::invalid_argument);
+  }
+}
+
 TEST_CASE("netcdf: float fields are stored as float", "[io][netcdf]") {
   TempDir dir;
   const std::vector<float> h = {1.5f, 2, 3, 4, 5, 6.25f}, u(6, 0.1f), bottom(6, 1);

@@ -15,6 +15,12 @@ using shwa::io::parse_esri_ascii;
 using shwa::io::Raster;
 using shwa::io::read_esri_ascii;
 using shwa::io::write_esri_ascii;
+using shwa::io::projection_name;
+using shwa::io::projection_path;
+using shwa::io::read_projection;
+using shwa::io::write_projection;
+using shwa::io::test::slurp;
+using shwa::io::test::spit;
 using shwa::io::test::data_file;
 using shwa::io::test::TempDir;
 
@@ -277,4 +283,42 @@ TEST_CASE("raster: grids are compared", "[io][raster]") {
   b.y0 = 5;
   CHECK_THROWS_WITH(check_same_grid(a, b, "the deck", "h0.asc"),
                     "grid mismatch: the deck has its lower-left corner at (0, 0), h0.asc at (0, 5)");
+}
+
+TEST_CASE("raster: a .prj beside it holds the grid's coordinate system as WKT, copied as it is", "[io][raster]") {
+  TempDir dir;
+  CHECK(projection_path("in/bathy.asc") == "in/bathy.prj");
+  CHECK(projection_path("in.d/bathy.ASC") == "in.d/bathy.prj");
+  CHECK(projection_path("bathy") == "bathy.prj");
+  // ESRI's WKT 1 and OGC's WKT 2, with a byte order mark, a leading blank line and CRLF ends: read
+  // back byte for byte, and written beside another raster byte for byte.
+  const std::string utm = "PROJCS[\"WGS 84 / UTM zone 31N\",GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS "
+                          "84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433]],"
+                          "PROJECTION[\"Transverse_Mercator\"],UNIT[\"metre\",1]]";
+  const std::string wkt2 = "\xEF\xBB\xBF\r\n  GEOGCRS[\"WGS 84\",\r\n    DATUM[\"World Geodetic System 1984\"]]\r\n";
+  for (const std::string& text : {utm, wkt2, std::string("projcs(\"lower case, parentheses\")")}) {
+    spit(dir / "a.prj", text);
+    CHECK(read_projection(dir / "a.prj") == text);
+    write_projection(dir / "out.asc", text);
+    CHECK(slurp(dir / "out.prj") == text);
+  }
+  CHECK(projection_name(utm) == "WGS 84 / UTM zone 31N");
+  CHECK(projection_name(wkt2) == "WGS 84");
+  CHECK(projection_name("LOCAL_CS[]") == "");
+  // Not WKT: each error names the file.
+  const auto refused = [&](const std::string& text, const std::string& why) {
+    spit(dir / "bad.prj", text);
+    CHECK_THROWS_MATCHES(read_projection(dir / "bad.prj"), InputError,
+                         Catch::Message(dir / "bad.prj" + ": not a coordinate system (.prj): " + why));
+  };
+  refused("", "the file is empty");
+  refused(" \r\n\t\n", "the file is empty");
+  refused(std::string("PROJCS[\"a\0b\"]", 13), "it holds binary data, not WKT text");
+  const std::string needs = "WKT starts with a keyword and a bracket, as PROJCS[\"...\", ...] or GEOGCRS[\"...\", ...]; ";
+  refused("+proj=utm +zone=31 +datum=WGS84\n", needs + "this file starts with \"+proj=utm +zone=31 +datum=WGS84\"");
+  refused("EPSG:32631", needs + "this file starts with \"EPSG:32631\"");
+  refused("PROJCS", needs + "this file starts with \"PROJCS\"");
+  refused("PROJCS[\"" + std::string(64 * 1024, 'x') + "\"]", "larger than 64 KiB");
+  CHECK_THROWS_MATCHES(read_projection(dir / "none.prj"), InputError,
+                       Catch::Message(dir / "none.prj" + ": cannot read: No such file or directory"));
 }
