@@ -320,6 +320,11 @@ void read_projection(Deck& d, OutputConfig& o) {
   if (o.projection_file.empty()) return;
   try {
     o.projection = io::read_projection(o.projection_file);
+    // shwa's cells are metres: a raster in degrees would make cells of a few millimetres.
+    if (io::projection_is_geographic(o.projection))
+      throw InputError(o.projection_file + ": the grid's coordinate system " + io::quote(io::projection_name(o.projection)) +
+                       " is geographic (degrees of longitude and latitude), but shwa's cell sizes are metres: "
+                       "reproject the rasters to a projected system (UTM, for example) first");
   } catch (const InputError& e) {
     if (d.has(key)) throw d.error(key, e.what());
     throw d.error("initial.bathymetry", std::string(e.what()) +

@@ -341,6 +341,16 @@ std::string projection_name(const std::string& wkt) {
   return close == std::string::npos ? std::string() : wkt.substr(open + 1, close - open - 1);
 }
 
+bool projection_is_geographic(const std::string& wkt) {
+  std::size_t k = wkt.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  std::string keyword;
+  for (; k < wkt.size() && (std::isalnum(static_cast<unsigned char>(wkt[k])) || wkt[k] == '_'); ++k)
+    keyword += static_cast<char>(std::toupper(static_cast<unsigned char>(wkt[k])));
+  for (const char* g : {"GEOGCS", "GEOGCRS", "GEODCRS", "GEOGRAPHICCRS", "GEODETICCRS"})
+    if (keyword == g) return true;
+  return false;
+}
+
 void write_projection(const std::string& raster_path, const std::string& wkt) {
   AtomicFile f(projection_path(raster_path));
   f.write(wkt);

@@ -60,6 +60,9 @@ std::string projection_path(const std::string& raster_path);
 std::string read_projection(const std::string& path);
 // The name a WKT gives its system (the first quoted text: "WGS 84 / UTM zone 31N"), or "".
 std::string projection_name(const std::string& wkt);
+// Whether a WKT (as read_projection accepts) is a geographic system, in degrees of longitude and
+// latitude (its first keyword GEOGCS, GEOGCRS, GEODCRS, GEOGRAPHICCRS or GEODETICCRS).
+bool projection_is_geographic(const std::string& wkt);
 // Writes `wkt` to projection_path(raster_path), atomically.
 void write_projection(const std::string& raster_path, const std::string& wkt);
 

@@ -1099,11 +1099,11 @@ TEST_CASE("app: the bathymetry's .prj goes beside every .asc output and into shw
         std::string::npos);
 
   // Another .prj, named in the deck, relative to the deck's folder.
-  write(dir / "other.prj", "GEOGCRS[\"ETRS89\"]");
+  write(dir / "other.prj", "PROJCRS[\"ETRS89 / UTM zone 32N\"]");
   const Result other = shwa(dir, run + " --overwrite --set output.projection=" + (dir / "other.prj"));
   INFO(other.err);
   REQUIRE(other.code == 0);
-  CHECK(slurp(dir / "out/maxima/hmax.prj") == "GEOGCRS[\"ETRS89\"]");
+  CHECK(slurp(dir / "out/maxima/hmax.prj") == "PROJCRS[\"ETRS89 / UTM zone 32N\"]");
 
   // A .prj that is not WKT is refused, naming it: the bathymetry's (a default the deck can turn
   // off), or the one the deck names. Nothing is written.
@@ -1116,6 +1116,12 @@ TEST_CASE("app: the bathymetry's .prj goes beside every .asc output and into shw
   CHECK(shwa(bad, "check " + (bad / "deck.toml")).err.find("output.projection = \"\" leaves it out") !=
         std::string::npos);
   CHECK(shwa(bad, "check " + (bad / "deck.toml") + " --set 'output.projection=\"\"'").code == 0);
+  // A geographic system: the raster's cells would be degrees, not the metres shwa takes them for.
+  write(bad / "bathy.prj", "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\"],UNIT[\"degree\",0.0174532925199433]]");
+  expect_refused(bad, raster_deck(bad),
+                 "deck.toml:2: initial.bathymetry: " + (bad / "bathy.prj") +
+                     ": the grid's coordinate system \"WGS 84\" is geographic (degrees of longitude and latitude), "
+                     "but shwa's cell sizes are metres: reproject the rasters to a projected system");
   write(bad / "bathy.prj", utm);
   expect_refused(bad, raster_deck(bad) + "projection = \"missing.prj\"\n",
                  "deck.toml:8: output.projection: " + (bad / "missing.prj") + ": cannot read: No such file or directory");

@@ -15,6 +15,7 @@ using shwa::io::parse_esri_ascii;
 using shwa::io::Raster;
 using shwa::io::read_esri_ascii;
 using shwa::io::write_esri_ascii;
+using shwa::io::projection_is_geographic;
 using shwa::io::projection_name;
 using shwa::io::projection_path;
 using shwa::io::read_projection;
@@ -305,6 +306,13 @@ TEST_CASE("raster: a .prj beside it holds the grid's coordinate system as WKT, c
   CHECK(projection_name(utm) == "WGS 84 / UTM zone 31N");
   CHECK(projection_name(wkt2) == "WGS 84");
   CHECK(projection_name("LOCAL_CS[]") == "");
+  // Geographic systems (degrees), in WKT 1 and 2, against projected and engineering ones.
+  CHECK_FALSE(projection_is_geographic(utm));
+  CHECK(projection_is_geographic(wkt2));
+  for (const char* g : {"GEOGCS[\"WGS 84\"]", "geogcs(\"x\")", "GEODCRS[\"x\"]", "GeographicCRS[\"x\"]", "GEODETICCRS[]"})
+    CHECK(projection_is_geographic(g));
+  for (const char* p : {"PROJCRS[\"x\",BASEGEOGCRS[\"WGS 84\"]]", "LOCAL_CS[\"x\"]", "ENGCRS[\"x\"]", "GEOGCSX[]"})
+    CHECK_FALSE(projection_is_geographic(p));
   // Not WKT: each error names the file.
   const auto refused = [&](const std::string& text, const std::string& why) {
     spit(dir / "bad.prj", text);
