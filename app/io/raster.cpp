@@ -313,10 +313,12 @@ std::string projection_path(const std::string& raster_path) {
 
 std::string read_projection(const std::string& path) {
   constexpr std::size_t kMaxBytes = 64 * 1024;
+  // A large regular file is refused before it is read; anything else once read.
   std::error_code ec;
-  const bool regular = std::filesystem::is_regular_file(path, ec);
-  if (regular && std::filesystem::file_size(path, ec) > kMaxBytes)
-    throw InputError(path + ": not a coordinate system (.prj): larger than 64 KiB");
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxBytes) throw InputError(path + ": not a coordinate system (.prj): larger than 64 KiB");
+  }
   std::string wkt = read_text_file(path);
   if (wkt.size() > kMaxBytes) throw InputError(path + ": not a coordinate system (.prj): larger than 64 KiB");
   std::string_view text = wkt;
