@@ -61,6 +61,9 @@
 #            first 8 files of $OUT and no more; until then $OUT/00-all.tgz holds what every finished
 #            step wrote, for a call cut off by its time limit)
 #   SHWA_COMMIT=<the commit of the tree copied there> perf/gpu_session.sh build test bench
+# Building the whole suite (CUDA, 16 cores) takes most of a 600 s device call: run `build` in one
+# call and `test ...` in the next while the machine is warm (its build/ stays; .deps, if carried
+# again, is replaced, which the built programs do not need).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/out}; mkdir -p "$out"
