@@ -427,28 +427,33 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
   const Real num = Real(2) * cfl * dx * dy;
   const Box b = box;
   const Tiling t = tiling;
+  TileTaker taker(tile_count(box, tiling), E().concurrency());
+  TileTaker* const tiles = &taker;
   Kokkos::parallel_reduce(
-      "shwa::cfl_min_dt",
-      cheap_tile_policy<E>(box, tiling).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      "shwa::cfl_min_dt", host_tile_policy<E>().set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m, Real& lmax) {
-        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
-        if (!active_part(q, tl)) return;
-        const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
-        s.template load<false>(w, H, tl, eps);
-        // Row by row, as the update: the speeds of the row's x-edges and of the y-edges north of it,
-        // then the row's Z_i; the y-edges north of a row are the next row's south.
-        Real *sx = s.edges(0).h, *south = s.edges(1).h, *north = s.edges(2).h;
-        speed_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, eps, south);
         Real tmax = lmax;
-        for (int ty = 0; ty < nty; ++ty) {
-          speed_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, eps, sx);
-          speed_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, eps, north);
-          SHWA_SIMD_MAX(tmax)
-          for (int tx = 0; tx < ntx; ++tx)
-            tmax = shwa::max(tmax, dy * (sx[tx] + sx[tx + 1]) + dx * (south[tx] + north[tx]));
-          std::swap(south, north);
-        }
+        tiles->take(m.league_rank(), [&](int tile) {
+          Tile tl(b, tile, ntx_tiles, t.tx, t.ty);
+          if (!active_part(q, tl)) return;
+          const int ntx = tl.ntx, nty = tl.nty;
+          s.template load<false>(w, H, tl, eps);
+          // Row by row, as the update: the speeds of the row's x-edges and of the y-edges north of
+          // it, then the row's Z_i; the y-edges north of a row are the next row's south.
+          Real *sx = s.edges(0).h, *south = s.edges(1).h, *north = s.edges(2).h;
+          speed_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, eps, south);
+          Real zt = tmax;  // a local of this function: the SIMD reduction's variable
+          for (int ty = 0; ty < nty; ++ty) {
+            speed_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, eps, sx);
+            speed_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, eps, north);
+            SHWA_SIMD_MAX(zt)
+            for (int tx = 0; tx < ntx; ++tx)
+              zt = shwa::max(zt, dy * (sx[tx] + sx[tx + 1]) + dx * (south[tx] + north[tx]));
+            std::swap(south, north);
+          }
+          tmax = zt;
+        });
         lmax = tmax;
       },
       Kokkos::Max<Real>(zmax));
@@ -471,31 +476,35 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
   const bool has_n = gn2_field.extent(0) > 0;
   const Box b = box;
   const Tiling t = tiling;
+  TileTaker taker(tile_count(box, tiling), E().concurrency());
+  TileTaker* const tiles = &taker;
   Kokkos::parallel_for(
       "shwa::flux_update_decoupled",
-      tile_policy<E>(box, tiling, 1).set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
+      host_tile_policy<E>().set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
-        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
-        if (!active_part(q, tl)) return;
-        const int ntx = tl.ntx, nty = tl.nty;
         const Scr s(m, t);
-        s.load(w, H, tl, eps);
-        // Row by row: the x-edges of row ty (edge e between cells e - 1 and e), the y-edges north of
-        // it, then its update; the D+ of the y-edges north of a row is the next row's south.
-        const FluctRowN<NT> xm = s.edges(0), xp = s.edges(1), ym = s.edges(2);
-        FluctRowN<NT> south = s.edges(3), north = s.edges(4);
-        roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
-        Real* const clip = s.clip();
-        int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
-        for (int ty = 0; ty < nty; ++ty) {
-          roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
-          roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
-          if (update_row<NT>(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
-                             EdgeRows<NT>{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped))
-            lo = std::min(lo, ty), hi = ty;
-          std::swap(south, north);
-        }
-        if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
+        tiles->take(m.league_rank(), [&](int tile) {
+          Tile tl(b, tile, ntx_tiles, t.tx, t.ty);
+          if (!active_part(q, tl)) return;
+          const int ntx = tl.ntx, nty = tl.nty;
+          s.load(w, H, tl, eps);
+          // Row by row: the x-edges of row ty (edge e between cells e - 1 and e), the y-edges north
+          // of it, then its update; the D+ of the y-edges north of a row is the next row's south.
+          const FluctRowN<NT> xm = s.edges(0), xp = s.edges(1), ym = s.edges(2);
+          FluctRowN<NT> south = s.edges(3), north = s.edges(4);
+          roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
+          Real* const clip = s.clip();
+          int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
+          for (int ty = 0; ty < nty; ++ty) {
+            roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
+            roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
+            if (update_row<NT>(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
+                               EdgeRows<NT>{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped))
+              lo = std::min(lo, ty), hi = ty;
+            std::swap(south, north);
+          }
+          if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
+        });
       });
 }
 
@@ -558,59 +567,62 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
   const size_t nrow = size_t(tiling.tx);
   // Two rows of sums of 3 + NT arrays (h, qn, qt, hc, the other tracers' hc), the clipped water.
   constexpr size_t kFlucts = 3 + NT, kArrays = 2 * kFlucts + 1;
+  TileTaker taker(tile_count(box, tiling), E().concurrency());
+  TileTaker* const tiles = &taker;
   Kokkos::parallel_for(
       "shwa::flux_update_recompute",
-      tile_policy<E>(box, tiling, 1)
-          .set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(kArrays * nrow))),
+      host_tile_policy<E>().set_scratch_size(0, Kokkos::PerTeam(ScratchArray<E>::shmem_size(kArrays * nrow))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
-        Tile tl(b, m.league_rank(), ntx_tiles, t.tx, t.ty);
-        if (!active_part(q, tl)) return;
-        const int ntx = tl.ntx, nty = tl.nty;
         Real* a = ScratchArray<E>(m.team_scratch(0), kArrays * nrow).data();
         const FluctRowN<NT> mxr = fluct_row<NT>(a, nrow), myr = fluct_row<NT>(a + kFlucts * nrow, nrow);
         Real* const clip = a + 2 * kFlucts * nrow;
-        // The row's cells and their four neighbours, all wet or not (MaybeDry), and their edges'
-        // rare cases left out or not (Rare), as in roe_row; returns whether an edge needed one.
-        auto fluxes_impl = [&](int j, int i0, auto maybe_dry, auto rare_cases) {
-          constexpr bool D = decltype(maybe_dry)::value, R = decltype(rare_cases)::value;
-          // Locals, not the closure's members: the loop's stores could alias those, which stops
-          // the vectorizer. (Read through View copies: with raw row pointers GCC 13 leaves this
-          // loop scalar, half the speed on the GPU machine's host.)
-          const Real lg = g, lsg = sg, leps = eps;
-          const Conserved<E> lw = w;
-          const Field<E> lH = H;
-          const FluctRowN<NT> mx = mxr, my = myr;
-          const int n = ntx;
-          int rare = 0;
-          SHWA_SIMD_OR(rare)
-          for (int tx = 0; tx < n; ++tx) {
-            bool r;
-            recompute_sums<D, R, NT>(lw, lH, j, i0 + tx, lg, lsg, leps, mx, my, tx, r);
-            rare |= int(r & !R);
+        tiles->take(m.league_rank(), [&](int tile) {
+          Tile tl(b, tile, ntx_tiles, t.tx, t.ty);
+          if (!active_part(q, tl)) return;
+          const int ntx = tl.ntx, nty = tl.nty;
+          // The row's cells and their four neighbours, all wet or not (MaybeDry), and their edges'
+          // rare cases left out or not (Rare), as in roe_row; returns whether an edge needed one.
+          auto fluxes_impl = [&](int j, int i0, auto maybe_dry, auto rare_cases) {
+            constexpr bool D = decltype(maybe_dry)::value, R = decltype(rare_cases)::value;
+            // Locals, not the closure's members: the loop's stores could alias those, which stops
+            // the vectorizer. (Read through View copies: with raw row pointers GCC 13 leaves this
+            // loop scalar, half the speed on the GPU machine's host.)
+            const Real lg = g, lsg = sg, leps = eps;
+            const Conserved<E> lw = w;
+            const Field<E> lH = H;
+            const FluctRowN<NT> mx = mxr, my = myr;
+            const int n = ntx;
+            int rare = 0;
+            SHWA_SIMD_OR(rare)
+            for (int tx = 0; tx < n; ++tx) {
+              bool r;
+              recompute_sums<D, R, NT>(lw, lH, j, i0 + tx, lg, lsg, leps, mx, my, tx, r);
+              rare |= int(r & !R);
+            }
+            return rare != 0;
+          };
+          auto fluxes = [&](int j, int i0, auto maybe_dry) {
+            if (fluxes_impl(j, i0, maybe_dry, std::false_type{})) fluxes_impl(j, i0, maybe_dry, std::true_type{});
+          };
+          int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
+          for (int ty = 0; ty < nty; ++ty) {
+            const int j = tl.j0 + ty, i0 = tl.i0;
+            Real hmin = std::numeric_limits<Real>::max();
+            for (int dj = -1; dj <= 1; ++dj) {
+              const Real* h = &w.h(j + dj, i0 - 1);
+              SHWA_SIMD_MIN(hmin)
+              for (int q = 0; q < ntx + 2; ++q) hmin = shwa::min(hmin, h[q]);
+            }
+            if (hmin >= eps)
+              fluxes(j, i0, std::false_type{});
+            else
+              fluxes(j, i0, std::true_type{});
+            if (update_row<NT>(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows<NT>{mxr, myr}, fx, fy,
+                               dt, eps, clip, clipped))
+              lo = std::min(lo, ty), hi = ty;
           }
-          return rare != 0;
-        };
-        auto fluxes = [&](int j, int i0, auto maybe_dry) {
-          if (fluxes_impl(j, i0, maybe_dry, std::false_type{})) fluxes_impl(j, i0, maybe_dry, std::true_type{});
-        };
-        int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
-        for (int ty = 0; ty < nty; ++ty) {
-          const int j = tl.j0 + ty, i0 = tl.i0;
-          Real hmin = std::numeric_limits<Real>::max();
-          for (int dj = -1; dj <= 1; ++dj) {
-            const Real* h = &w.h(j + dj, i0 - 1);
-            SHWA_SIMD_MIN(hmin)
-            for (int q = 0; q < ntx + 2; ++q) hmin = shwa::min(hmin, h[q]);
-          }
-          if (hmin >= eps)
-            fluxes(j, i0, std::false_type{});
-          else
-            fluxes(j, i0, std::true_type{});
-          if (update_row<NT>(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows<NT>{mxr, myr}, fx, fy,
-                             dt, eps, clip, clipped))
-            lo = std::min(lo, ty), hi = ty;
-        }
-        if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
+          if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
+        });
       });
 }
 

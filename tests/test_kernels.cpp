@@ -263,19 +263,41 @@ TEST_CASE("a block of many teams takes the capped update, same bits", "[kernels]
   CHECK(same_bits(many, few));
 }
 
-TEST_CASE("the host CFL pass takes its tiles in chunks of up to 16, at least 4 takes a thread", "[kernels]") {
+TEST_CASE("host passes hand every tile to exactly one thread, each its own range front to back first", "[kernels]") {
   using H = Kokkos::DefaultHostExecutionSpace;
-  const long threads = H().concurrency();
-  for (int n : {8, 300, 1200, 4096}) {
-    const auto p = detail::cheap_tile_policy<H>(Box{0, n, 0, n}, Tiling{128, 8});
-    const int c = p.chunk_size();
-    CAPTURE(n, c, threads, p.league_size());
-    CHECK(p.league_size() == detail::ceil_div(n, 128) * detail::ceil_div(n, 8));
-    CHECK(c >= 1);
-    CHECK(c <= 16);
-    CHECK((c & (c - 1)) == 0);  // Kokkos takes powers of two
-    if (c > 1) CHECK(p.league_size() / c >= 4 * threads);
-    if (c < 16) CHECK(p.league_size() / (2 * c) < 4 * threads);  // and the largest such
+  using Member = detail::HostTilePolicy<H>::member_type;
+  const int threads = H().concurrency();
+  for (int ntiles : {0, 1, 7, 1000, 4097}) {
+    // More ranges than threads too: a thread takes from every range once its own is done.
+    for (int ranges : {threads, 3 * threads + 1}) {
+      CAPTURE(ntiles, ranges, threads);
+      // visits(t): how often tile t was handed out; order(r, k): the k-th tile thread r took.
+      Kokkos::View<int*, Kokkos::HostSpace> visits("visits", ntiles + 1), taken("taken", threads);
+      Kokkos::View<int**, Kokkos::HostSpace> order("order", threads, ntiles + 1);
+      detail::TileTaker taker(ntiles, ranges);
+      detail::TileTaker* const tiles = &taker;
+      Kokkos::parallel_for(detail::host_tile_policy<H>(), [=](const Member& m) {
+        const int r = m.league_rank();
+        tiles->take(r, [&](int tile) {
+          Kokkos::atomic_increment(&visits(tile));
+          order(r, taken(r)++) = tile;
+        });
+      });
+      int once = 0, total = 0;
+      for (int t = 0; t < ntiles; ++t) once += visits(t) == 1;
+      CHECK(once == ntiles);
+      CHECK(visits(ntiles) == 0);
+      for (int r = 0; r < threads; ++r) {
+        total += taken(r);
+        // Thread r's first tiles are its own range's, from its first on, one after the other.
+        const int begin = int(long(ntiles) * r / ranges), end = int(long(ntiles) * (r + 1) / ranges);
+        int k = 0;
+        while (k < taken(r) && order(r, k) >= begin && order(r, k) < end) ++k;
+        if (k > 0) CHECK(order(r, 0) == begin);
+        for (int i = 1; i < k; ++i) CHECK(order(r, i) == order(r, i - 1) + 1);
+      }
+      CHECK(total == ntiles);
+    }
   }
 }
 
