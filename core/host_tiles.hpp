@@ -32,8 +32,8 @@ HostTilePolicy<E> host_tile_policy() {
 /// its front, in order, so that a thread's next tile continues the rows of memory its last one
 /// read (a shared counter that handed consecutive tiles to different threads made the estuary's
 /// update 5-15 % slower and the maxima pass 2x slower on 16 cores). A thread whose range is done
-/// takes tiles one at a time from the back of the others' ranges. Lives on the launching thread's
-/// stack: host launches return when their threads are done.
+/// takes the back half of another's and goes on with it as its own. Lives on the launching
+/// thread's stack: host launches return when their threads are done.
 class TileTaker {
  public:
   TileTaker(int ntiles, int threads) : slots_(threads < 1 ? 1 : threads) {
@@ -45,24 +45,43 @@ class TileTaker {
   TileTaker(const TileTaker&) = delete;
   TileTaker& operator=(const TileTaker&) = delete;
 
-  /// Calls f(tile) for each tile thread `thread` takes, until none are left anywhere.
+  /// Calls f(tile) for each tile thread `thread` (0 <= thread < threads) takes, until it finds
+  /// every range empty. Ranges only shrink, except a thread's own empty one, which it refills with
+  /// the tiles it took from another, and then takes them itself unless others do: every tile is
+  /// taken once, whenever each thread stops.
   template <class F>
   void take(int thread, const F& f) {
     const int n = int(slots_.size());
-    for (int k = 0; k < n; ++k) {
-      std::atomic<std::uint64_t>& range = slots_[(thread + k) % n].range;
-      for (std::uint64_t v = range.load(std::memory_order_relaxed);;) {
-        const int b = int(v & 0xffffffffu), e = int(v >> 32);
+    std::atomic<std::uint64_t>& own = slots_[thread].range;
+    for (;;) {
+      for (std::uint64_t v = own.load(std::memory_order_relaxed);;) {
+        const int b = begin(v), e = end(v);
         if (b >= e) break;
-        const int t = k == 0 ? b : e - 1;  // its own from the front, the others' from the back
-        if (range.compare_exchange_weak(v, k == 0 ? pack(b + 1, e) : pack(b, e - 1), std::memory_order_relaxed))
-          f(t), v = range.load(std::memory_order_relaxed);
+        if (own.compare_exchange_weak(v, pack(b + 1, e), std::memory_order_relaxed))
+          f(b), v = own.load(std::memory_order_relaxed);
       }
+      bool stole = false;
+      for (int k = 1; k < n && !stole; ++k) {
+        std::atomic<std::uint64_t>& other = slots_[(thread + k) % n].range;
+        for (std::uint64_t v = other.load(std::memory_order_relaxed);;) {
+          const int b = begin(v), e = end(v);
+          if (b >= e) break;
+          const int mid = b + (e - b) / 2;  // [mid, e): all of a last tile
+          if (other.compare_exchange_weak(v, pack(b, mid), std::memory_order_relaxed)) {
+            own.store(pack(mid, e), std::memory_order_relaxed);
+            stole = true;
+            break;
+          }
+        }
+      }
+      if (!stole) return;
     }
   }
 
  private:
   static std::uint64_t pack(int begin, int end) { return std::uint64_t(std::uint32_t(begin)) | std::uint64_t(end) << 32; }
+  static int begin(std::uint64_t v) { return int(v & 0xffffffffu); }
+  static int end(std::uint64_t v) { return int(v >> 32); }
   struct alignas(64) Slot {  // a cache line each: its owner takes from it at every tile
     std::atomic<std::uint64_t> range;  // [begin, end): begin in the low half
   };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 34: the default estuary deck on the host, the tree in _base/ (git archive of the commit
-# before the change) against the working tree, alternated rounds, dry-land skipping on and off,
+# Session 34: the default estuary deck on the host, each tree of $TREES (new: the working tree;
+# others: _NAME/, a git archive of an earlier commit) in alternated rounds, dry-land skipping on and off,
 # $THREADS host threads; each run's time loop and each kernel's wall time (perf/kernel_timer.cpp).
 # Run on the device (carry .deps and inputs/estuary/bathymetry.asc).
 cd "$(dirname "$0")/../../.."
@@ -11,7 +11,7 @@ cfg=(-DSHWA_ENABLE_MPI=OFF -DSHWA_ENABLE_TESTS=OFF -DCatch2_DIR="$PWD/.deps/sysr
 scripts/build-kokkos.sh openmp > "$out/kokkos-build.log" 2>&1 || { tail -20 "$out/kokkos-build.log"; exit 1; }
 trees=${TREES:-base new}
 for tree in $trees; do
-  src=.; [ "$tree" = base ] && src=_base
+  src=.; [ "$tree" = new ] || src=_$tree
   ( cmake -S $src -B build/ab-$tree --preset openmp "${cfg[@]}" -DCMAKE_PREFIX_PATH="$SHWA_DEPS/install/openmp" &&
     cmake --build build/ab-$tree -j 8 --target shwa shwa_kernel_timer ) > "$out/build-$tree.log" 2>&1 &
 done
