@@ -163,68 +163,66 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
   const int ntiles = owned_tile_count<E>(g);
   detail::TileTaker taker(ntiles, E().concurrency());
   detail::TileTaker* const tiles = &taker;
-  // A tile's fold, a closure of its own that the kernel copies: its loops read their constants
-  // from it, not through references to the kernel's (2x slower on 2 and 16 cores).
-  const auto fold = [=](int tile) {
-    int i0, j0;
-    tile_origin<E>(tile, nx, i0, j0);
-    const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
-    for (int j = j0; j < j1; ++j) {
-      const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
-      Real *hm = &hmax(j, 0), *cx = &cmax(j, 0), *ar = &arrival(j, 0);
-      for (int a = i0; a < i1;) {
-        // [a, b): the cells from a to the end of the first quiet square after it (storage
-        // column i + ng lies in square (i + ng) / K).
-        auto quiet_at = [&](int i) { return q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch; };
-        auto square_end = [&](int i) {
-          const int end = ((i + ng) / K + 1) * K - ng;
-          return end < i1 ? end : i1;
-        };
-        if (quiet_at(a)) {
-          a = square_end(a);
-          continue;
-        }
-        int b = square_end(a);
-        while (b < i1 && !quiet_at(b)) b = square_end(b);
-        int bad = 0;
-        SHWA_SIMD_OR(bad)
-        for (int i = a; i < b; ++i) {
-          const Real dep = d[i], mass = cm[i];
-          // unhealthy(), without its short-circuit operators, which would stop the vectorizer.
-          bad |= int(!((dep - dep == Real(0)) & (u[i] - u[i] == Real(0)) & (v[i] - v[i] == Real(0)) &
-                       (mass - mass == Real(0))) |
-                     (dep < Real(0)));
-          hm[i] = dep > hm[i] ? dep : hm[i];
-          const bool holds = dep >= kMinDepthForC;
-          const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
-          cx[i] = c > cx[i] ? c : cx[i];
-          ar[i] = (ar[i] < Real(0)) & (c > threshold) ? time : ar[i];
-        }
-        for (int p = 1; p < w.ntracers; ++p) {  // the other tracers' maps, one loop each
-          const Real* tm = &w.hc[p](j + ng, ng);
-          Real *tx = &m.cmax[p](j, 0), *ta = &m.arrival[p](j, 0);
+  using Member = typename detail::HostTilePolicy<E>::member_type;
+  Kokkos::parallel_for("shwa::maxima", detail::host_tile_policy<E>(), [=](const Member& thread) {
+    for (int tile; (tile = tiles->next(thread.league_rank())) >= 0;) {
+      int i0, j0;
+      tile_origin<E>(tile, nx, i0, j0);
+      const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
+      for (int j = j0; j < j1; ++j) {
+        const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
+        Real *hm = &hmax(j, 0), *cx = &cmax(j, 0), *ar = &arrival(j, 0);
+        for (int a = i0; a < i1;) {
+          // [a, b): the cells from a to the end of the first quiet square after it (storage
+          // column i + ng lies in square (i + ng) / K).
+          auto quiet_at = [&](int i) { return q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch; };
+          auto square_end = [&](int i) {
+            const int end = ((i + ng) / K + 1) * K - ng;
+            return end < i1 ? end : i1;
+          };
+          if (quiet_at(a)) {
+            a = square_end(a);
+            continue;
+          }
+          int b = square_end(a);
+          while (b < i1 && !quiet_at(b)) b = square_end(b);
+          int bad = 0;
           SHWA_SIMD_OR(bad)
           for (int i = a; i < b; ++i) {
-            const Real dep = d[i], mass = tm[i];
-            bad |= int(!(mass - mass == Real(0)));
+            const Real dep = d[i], mass = cm[i];
+            // unhealthy(), without its short-circuit operators, which would stop the vectorizer.
+            bad |= int(!((dep - dep == Real(0)) & (u[i] - u[i] == Real(0)) & (v[i] - v[i] == Real(0)) &
+                         (mass - mass == Real(0))) |
+                       (dep < Real(0)));
+            hm[i] = dep > hm[i] ? dep : hm[i];
             const bool holds = dep >= kMinDepthForC;
             const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
-            tx[i] = c > tx[i] ? c : tx[i];
-            ta[i] = (ta[i] < Real(0)) & (c > threshold) ? time : ta[i];
+            cx[i] = c > cx[i] ? c : cx[i];
+            ar[i] = (ar[i] < Real(0)) & (c > threshold) ? time : ar[i];
           }
+          for (int p = 1; p < w.ntracers; ++p) {  // the other tracers' maps, one loop each
+            const Real* tm = &w.hc[p](j + ng, ng);
+            Real *tx = &m.cmax[p](j, 0), *ta = &m.arrival[p](j, 0);
+            SHWA_SIMD_OR(bad)
+            for (int i = a; i < b; ++i) {
+              const Real dep = d[i], mass = tm[i];
+              bad |= int(!(mass - mass == Real(0)));
+              const bool holds = dep >= kMinDepthForC;
+              const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
+              tx[i] = c > tx[i] ? c : tx[i];
+              ta[i] = (ta[i] < Real(0)) & (c > threshold) ? time : ta[i];
+            }
+          }
+          if (bad)
+            for (int i = a; i < b; ++i)
+              if (unhealthy(w, j + ng, i + ng))
+                health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
+                                      static_cast<unsigned long long>(i));
+          a = b;
         }
-        if (bad)
-          for (int i = a; i < b; ++i)
-            if (unhealthy(w, j + ng, i + ng))
-              health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
-                                    static_cast<unsigned long long>(i));
-        a = b;
       }
     }
-  };
-  using Member = typename detail::HostTilePolicy<E>::member_type;
-  Kokkos::parallel_for("shwa::maxima", detail::host_tile_policy<E>(),
-                       [=](const Member& thread) { tiles->take(thread.league_rank(), fold); });
+  });
 }
 
 /// Folds the state after step `step` (time t) into the maxima, and marks its unhealthy cells in

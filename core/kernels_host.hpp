@@ -434,26 +434,24 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
       [=](const typename HostTilePolicy<E>::member_type& m, Real& lmax) {
         const Scr s(m, t);
         Real tmax = lmax;
-        tiles->take(m.league_rank(), [&](int tile) {
+        for (int tile; (tile = tiles->next(m.league_rank())) >= 0;) {
           Tile tl(b, tile, ntx_tiles, t.tx, t.ty);
-          if (!active_part(q, tl)) return;
+          if (!active_part(q, tl)) continue;
           const int ntx = tl.ntx, nty = tl.nty;
           s.template load<false>(w, H, tl, eps);
           // Row by row, as the update: the speeds of the row's x-edges and of the y-edges north of
           // it, then the row's Z_i; the y-edges north of a row are the next row's south.
           Real *sx = s.edges(0).h, *south = s.edges(1).h, *north = s.edges(2).h;
           speed_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, eps, south);
-          Real zt = tmax;  // a local of this function: the SIMD reduction's variable
           for (int ty = 0; ty < nty; ++ty) {
             speed_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, eps, sx);
             speed_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, eps, north);
-            SHWA_SIMD_MAX(zt)
+            SHWA_SIMD_MAX(tmax)
             for (int tx = 0; tx < ntx; ++tx)
-              zt = shwa::max(zt, dy * (sx[tx] + sx[tx + 1]) + dx * (south[tx] + north[tx]));
+              tmax = shwa::max(tmax, dy * (sx[tx] + sx[tx + 1]) + dx * (south[tx] + north[tx]));
             std::swap(south, north);
           }
-          tmax = zt;
-        });
+        }
         lmax = tmax;
       },
       Kokkos::Max<Real>(zmax));
@@ -483,9 +481,9 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
       host_tile_policy<E>().set_scratch_size(0, Kokkos::PerTeam(Scr::bytes(tiling))),
       [=](const typename HostTilePolicy<E>::member_type& m) {
         const Scr s(m, t);
-        tiles->take(m.league_rank(), [&](int tile) {
+        for (int tile; (tile = tiles->next(m.league_rank())) >= 0;) {
           Tile tl(b, tile, ntx_tiles, t.tx, t.ty);
-          if (!active_part(q, tl)) return;
+          if (!active_part(q, tl)) continue;
           const int ntx = tl.ntx, nty = tl.nty;
           s.load(w, H, tl, eps);
           // Row by row: the x-edges of row ty (edge e between cells e - 1 and e), the y-edges north
@@ -504,7 +502,7 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
             std::swap(south, north);
           }
           if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
-        });
+        }
       });
 }
 
@@ -576,9 +574,9 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
         Real* a = ScratchArray<E>(m.team_scratch(0), kArrays * nrow).data();
         const FluctRowN<NT> mxr = fluct_row<NT>(a, nrow), myr = fluct_row<NT>(a + kFlucts * nrow, nrow);
         Real* const clip = a + 2 * kFlucts * nrow;
-        tiles->take(m.league_rank(), [&](int tile) {
+        for (int tile; (tile = tiles->next(m.league_rank())) >= 0;) {
           Tile tl(b, tile, ntx_tiles, t.tx, t.ty);
-          if (!active_part(q, tl)) return;
+          if (!active_part(q, tl)) continue;
           const int ntx = tl.ntx, nty = tl.nty;
           // The row's cells and their four neighbours, all wet or not (MaybeDry), and their edges'
           // rare cases left out or not (Rare), as in roe_row; returns whether an edge needed one.
@@ -622,7 +620,7 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
               lo = std::min(lo, ty), hi = ty;
           }
           if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
-        });
+        }
       });
 }
 

@@ -276,7 +276,7 @@ TEST_CASE("host passes hand every tile to exactly one thread", "[kernels]") {
       detail::TileTaker taker(ntiles, ranges);
       detail::TileTaker* const tiles = &taker;
       Kokkos::parallel_for(detail::host_tile_policy<H>(), [=](const Member& m) {
-        tiles->take(m.league_rank(), [&](int tile) { Kokkos::atomic_increment(&visits(tile)); });
+        for (int tile; (tile = tiles->next(m.league_rank())) >= 0;) Kokkos::atomic_increment(&visits(tile));
       });
       int once = 0;
       for (int t = 0; t < ntiles; ++t) once += visits(t) == 1;
@@ -290,12 +290,11 @@ TEST_CASE("a host thread takes its own tiles front to back, then the back half o
   // One thread alone, so that the order is certain: 10 tiles in ranges [0, 3), [3, 6), [6, 10).
   detail::TileTaker taker(10, 3);
   std::vector<int> order;
-  taker.take(0, [&](int tile) { order.push_back(tile); });
+  for (int tile; (tile = taker.next(0)) >= 0;) order.push_back(tile);
   CHECK(order == std::vector<int>{0, 1, 2, 4, 5, 3, 8, 9, 7, 6});
-  // A thread that finds every range empty takes nothing.
-  std::vector<int> none;
-  taker.take(1, [&](int tile) { none.push_back(tile); });
-  CHECK(none.empty());
+  // A thread that finds every range empty takes nothing, however often it asks.
+  CHECK(taker.next(1) == -1);
+  CHECK(taker.next(0) == -1);
 }
 
 TEST_CASE("the step the update reads from the device is the host's, bit for bit", "[kernels]") {
