@@ -16,8 +16,8 @@ inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 /// The host sweeps' launch: one team of one thread for each host thread, a static schedule. The
 /// threads then share the tiles out themselves (TileTaker). Kokkos' own dynamic schedule shares
-/// them out as TileTaker does, but each launch of it also meets all threads at a rendezvous first:
-/// on 16 cores an empty launch took 28 us against 4 us for a static one.
+/// them out much as TileTaker does, but each launch of it first meets all threads at a
+/// rendezvous, which costs several times a static launch (docs/kernels.md, "Load balance").
 template <class E>
 using HostTilePolicy = Kokkos::TeamPolicy<E>;
 
@@ -30,10 +30,10 @@ HostTilePolicy<E> host_tile_policy() {
 /// dry land takes no time, so fixed shares would leave the threads that hold the water doing the
 /// work. Each thread starts with an equal contiguous range and takes its tiles one at a time from
 /// its front, in order, so that a thread's next tile continues the rows of memory its last one
-/// read (a shared counter that handed consecutive tiles to different threads made the estuary's
-/// update 5-15 % slower and the maxima pass 2x slower on 16 cores). A thread whose range is done
-/// takes the back half of another's and goes on with it as its own. Lives on the launching
-/// thread's stack: host launches return when their threads are done.
+/// read (a counter shared by all threads, handing consecutive tiles to different threads, is
+/// slower). A thread whose range is done takes the back half of another's and goes on with it as
+/// its own. Lives on the launching thread's stack: host launches return when their threads are
+/// done.
 class TileTaker {
  public:
   TileTaker(int ntiles, int threads) : slots_(threads < 1 ? 1 : threads) {
@@ -49,8 +49,8 @@ class TileTaker {
   /// empty: the front of its own range, else the front of the back half of another's, which it
   /// takes as its own. Ranges only shrink, except a thread's own empty one, which it refills with
   /// tiles no one else holds and then takes unless others do: every tile is taken once, whenever
-  /// each thread stops. Kernels loop over next() with their tile's body inline: read through a
-  /// nested closure, a body's constants cost the host update 4-7 % more instructions.
+  /// each thread stops. Kernels loop over next() with their tile's body inline: a body in a
+  /// nested closure reads its constants through references, which costs instructions.
   int next(int thread) {
     const int n = int(slots_.size());
     std::atomic<std::uint64_t>& own = slots_[thread].range;
