@@ -18,6 +18,7 @@
 
 #include "fields.hpp"
 #include "grid.hpp"
+#include "host_tiles.hpp"
 #include "math.hpp"
 #include "params.hpp"
 
@@ -244,8 +245,13 @@ struct FillGhosts {
   KOKKOS_INLINE_FUNCTION void operator()(int idx) const {
     int l = 0;
     while (idx >= first[l + 1]) ++l;
-    const int s = side[l], local = idx - first[l];
-    const int m = local / len[l], p = local % len[l];
+    const int local = idx - first[l];
+    cell(l, local / len[l], local % len[l]);
+  }
+
+  /// Ghost cell m, p of listed side l.
+  KOKKOS_INLINE_FUNCTION void cell(int l, int m, int p) const {
+    const int s = side[l];
     const bool xside = s == West || s == East;
     if (xside && ((p < geo.ng && listed[South]) || (p >= geo.ng + geo.ny && listed[North]))) return;
     int jg, ig;
@@ -412,7 +418,29 @@ class BoundaryFiller {
     // would copy it to device memory before every launch.
     static_assert(sizeof(detail::FillGhosts<E>) <= 3840, "the boundary fill's arguments outgrow a kernel's");
     if (f.count == 0) return;
-    Kokkos::parallel_for("shwa::fill_boundary", launch_light(Kokkos::RangePolicy<E>(0, f.threads())), f);
+    if constexpr (is_host_space<E>()) {
+      // Each thread takes an equal contiguous run of positions along every side, all layers of a
+      // position together. The ghost cells of a west or east side lie a row of memory apart, a
+      // cache miss each: one range over all the listed cells would give them all to the few
+      // threads whose share they fall in (docs/kernels.md).
+      const int threads = E().concurrency(), ng = f.geo.ng;
+      using Member = typename detail::HostTilePolicy<E>::member_type;
+      Kokkos::parallel_for("shwa::fill_boundary", detail::host_tile_policy<E>(), [=](const Member& thread) {
+        const long r = thread.league_rank();
+        for (int l = 0; l < f.count; ++l) {
+          const int p0 = int(f.len[l] * r / threads), p1 = int(f.len[l] * (r + 1) / threads);
+          if (f.side[l] == West || f.side[l] == East) {
+            for (int p = p0; p < p1; ++p)
+              for (int m = 0; m < ng; ++m) f.cell(l, m, p);
+          } else {
+            for (int m = 0; m < ng; ++m)
+              for (int p = p0; p < p1; ++p) f.cell(l, m, p);
+          }
+        }
+      });
+    } else {
+      Kokkos::parallel_for("shwa::fill_boundary", launch_light(Kokkos::RangePolicy<E>(0, f.threads())), f);
+    }
   }
 
   Grid grid_;
