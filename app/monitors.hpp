@@ -147,10 +147,11 @@ KOKKOS_INLINE_FUNCTION void for_tile_cells(const Member& team, int nx, int ny, c
   });
 }
 
-/// The host body of update_maxima (one thread a tile): each row of the tile is cut into runs of
-/// cells whose QuietMap squares are active, and each run is folded by a loop the compiler
-/// vectorizes, with the device body's operations, so the maxima are the same bits; the cells of
-/// a row are marked in `health` only where that row holds an unhealthy one.
+/// The host body of update_maxima (one thread a tile): the tile's columns are cut into runs of
+/// cells whose QuietMap squares are active, once for each row of squares, and each row's runs are
+/// folded by a loop the compiler vectorizes, with the device body's operations, so the maxima are
+/// the same bits; the cells of a row are marked in `health` only where that row holds an
+/// unhealthy one.
 template <class E>
 void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step,
                         Real threshold, const HealthRecord<E>& health, const QuietMap<E>& q) {
@@ -160,6 +161,7 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
   const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
   const auto hmax = m.hmax, cmax = m.cmax[0], arrival = m.arrival[0];
   constexpr int K = QuietMap<E>::kCells;
+  static_assert(kTileY <= K, "a tile's rows meet at most two rows of QuietMap squares");
   const int ntiles = owned_tile_count<E>(g);
   detail::TileTaker taker(ntiles, E().concurrency());
   detail::TileTaker* const tiles = &taker;
@@ -169,23 +171,35 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
       int i0, j0;
       tile_origin<E>(tile, nx, i0, j0);
       const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
-      for (int j = j0; j < j1; ++j) {
-        const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
-        Real *hm = &hmax(j, 0), *cx = &cmax(j, 0), *ar = &arrival(j, 0);
+      // The runs of cells in active squares along the tile's columns, once for each row of
+      // squares that the tile's rows meet (at most two: kTileY <= K): [a, b) runs from an active
+      // square to the end of the last active one after it (storage column i + ng lies in square
+      // (i + ng) / K).
+      const int jb0 = (j0 + ng) / K;
+      int runs[2][kTileX<E> / K + 2][2], nruns[2] = {0, 0};
+      for (int r = 0; r < 2 && (jb0 + r) * K - ng < j1; ++r) {
+        const auto quiet_at = [&](int i) { return q.on && q.last(jb0 + r, (i + ng) / K) < q.epoch; };
+        const auto square_end = [&](int i) {
+          const int end = ((i + ng) / K + 1) * K - ng;
+          return end < i1 ? end : i1;
+        };
         for (int a = i0; a < i1;) {
-          // [a, b): the cells from a to the end of the first quiet square after it (storage
-          // column i + ng lies in square (i + ng) / K).
-          auto quiet_at = [&](int i) { return q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch; };
-          auto square_end = [&](int i) {
-            const int end = ((i + ng) / K + 1) * K - ng;
-            return end < i1 ? end : i1;
-          };
           if (quiet_at(a)) {
             a = square_end(a);
             continue;
           }
           int b = square_end(a);
           while (b < i1 && !quiet_at(b)) b = square_end(b);
+          runs[r][nruns[r]][0] = a, runs[r][nruns[r]][1] = b, ++nruns[r];
+          a = b;
+        }
+      }
+      for (int j = j0; j < j1; ++j) {
+        const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
+        Real *hm = &hmax(j, 0), *cx = &cmax(j, 0), *ar = &arrival(j, 0);
+        const int r = (j + ng) / K - jb0;
+        for (int k = 0; k < nruns[r]; ++k) {
+          const int a = runs[r][k][0], b = runs[r][k][1];
           int bad = 0;
           SHWA_SIMD_OR(bad)
           for (int i = a; i < b; ++i) {
@@ -218,7 +232,6 @@ void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m
               if (unhealthy(w, j + ng, i + ng))
                 health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
                                       static_cast<unsigned long long>(i));
-          a = b;
         }
       }
     }
