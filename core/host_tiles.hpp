@@ -33,11 +33,15 @@ HostTilePolicy<E> host_tile_policy() {
 /// read (a counter shared by all threads, handing consecutive tiles to different threads, is
 /// slower). A thread whose range is done takes the back half of another's and goes on with it as
 /// its own. Lives on the launching thread's stack: host launches return when their threads are
-/// done.
+/// done. Up to kInline threads its ranges live there too, so that a pass allocates nothing.
 class TileTaker {
  public:
-  TileTaker(int ntiles, int threads) : slots_(threads < 1 ? 1 : threads) {
-    const int n = int(slots_.size());
+  static constexpr int kInline = 64;
+
+  TileTaker(int ntiles, int threads) : n_(threads < 1 ? 1 : threads) {
+    if (n_ > kInline) heap_ = std::vector<Slot>(n_);
+    slots_ = n_ > kInline ? heap_.data() : inline_;
+    const int n = n_;
     for (int r = 0; r < n; ++r)
       slots_[r].range.store(pack(int(long(ntiles) * r / n), int(long(ntiles) * (r + 1) / n)),
                             std::memory_order_relaxed);
@@ -52,7 +56,7 @@ class TileTaker {
   /// each thread stops. Kernels loop over next() with their tile's body inline: a body in a
   /// nested closure reads its constants through references, which costs instructions.
   int next(int thread) {
-    const int n = int(slots_.size());
+    const int n = n_;
     std::atomic<std::uint64_t>& own = slots_[thread].range;
     for (;;) {
       for (std::uint64_t v = own.load(std::memory_order_relaxed);;) {
@@ -85,7 +89,10 @@ class TileTaker {
   struct alignas(64) Slot {  // a cache line each: its owner takes from it at every tile
     std::atomic<std::uint64_t> range;  // [begin, end): begin in the low half
   };
-  std::vector<Slot> slots_;
+  int n_;
+  Slot inline_[kInline];
+  std::vector<Slot> heap_;
+  Slot* slots_;
 };
 
 /// The tiles of `box` in tiles of t.tx x t.ty.

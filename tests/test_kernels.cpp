@@ -269,8 +269,9 @@ TEST_CASE("host passes hand every tile to exactly one thread", "[kernels]") {
   using Member = detail::HostTilePolicy<H>::member_type;
   const int threads = H().concurrency();
   for (int ntiles : {0, 1, 7, 1000, 4097}) {
-    // More ranges than threads too: the ranges no thread owns are taken by the others.
-    for (int ranges : {threads, 3 * threads + 1}) {
+    // More ranges than threads too: the ranges no thread owns are taken by the others. More than
+    // TileTaker::kInline ranges: kept on the heap.
+    for (int ranges : {threads, 3 * threads + 1, detail::TileTaker::kInline + 5}) {
       CAPTURE(ntiles, ranges, threads);
       Kokkos::View<int*, Kokkos::HostSpace> visits("visits", ntiles + 1);  // how often tile t was taken
       detail::TileTaker taker(ntiles, ranges);
