@@ -113,7 +113,7 @@ class HealthRecord {
 /// rows of 32 cells read in one transaction; one thread a tile on a host, whose rows of 128 cells
 /// keep the SIMD loops in long runs), launched with the functor as a kernel argument
 /// (launch_light), so that these kernels never wait for the step's kernels before them. The host's
-/// maxima pass skips quiet tiles, and takes its tiles as the CFL pass does (host_update_maxima).
+/// maxima pass skips quiet squares, and takes its tiles as the CFL pass does (update_maxima).
 template <class E>
 inline constexpr int kTileX = is_host_space<E>() ? 128 : 32;
 inline constexpr int kTileY = 8;
@@ -147,145 +147,169 @@ KOKKOS_INLINE_FUNCTION void for_tile_cells(const Member& team, int nx, int ny, c
   });
 }
 
-/// The host body of update_maxima (one thread a tile): the tile's columns are cut into runs of
-/// cells whose QuietMap squares are active, once for each row of squares, and each row's runs are
-/// folded by a loop the compiler vectorizes, with the device body's operations, so the maxima are
-/// the same bits; the cells of a row are marked in `health` only where that row holds an
-/// unhealthy one.
+/// Folds one state into the maxima maps and marks its unhealthy owned cells in the health record:
+/// the state after step `step` (time t), skipping the cells of the solver's quiet squares (`q`, the
+/// solver's QuietMap of this state): they hold the bits of the state before, which an earlier fold
+/// took in, so the maps, arrival times and health record are those of folding everything. Folding
+/// a cell twice changes nothing (a maximum; an arrival or a first bad step already set stays).
+/// update_maxima runs it as a pass of its own; the solver's CFL pass runs it on the cells it reads
+/// (NoObserver, core/kernels.hpp), so that the maxima cost no extra pass over the state.
+/// Storage indices (ghost layers included); the maps hold the owned cells.
 template <class E>
-void host_update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step,
-                        Real threshold, const HealthRecord<E>& health, const QuietMap<E>& q) {
-  const int ng = g.ng, nx = g.nx, ny = g.ny;
-  const Real time = Real(t);
-  const unsigned long long s = static_cast<unsigned long long>(step);
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
-  const auto hmax = m.hmax, cmax = m.cmax[0], arrival = m.arrival[0];
-  constexpr int K = QuietMap<E>::kCells;
-  static_assert(kTileY <= K, "a tile's rows meet at most two rows of QuietMap squares");
-  const int ntiles = owned_tile_count<E>(g);
-  detail::TileTaker taker(ntiles, E().concurrency());
-  detail::TileTaker* const tiles = &taker;
-  using Member = typename detail::HostTilePolicy<E>::member_type;
-  Kokkos::parallel_for("shwa::maxima", detail::host_tile_policy<E>(), [=](const Member& thread) {
-    for (int tile; (tile = tiles->next(thread.league_rank())) >= 0;) {
-      int i0, j0;
-      tile_origin<E>(tile, nx, i0, j0);
-      const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
-      // The runs of cells in active squares along the tile's columns, once for each row of
-      // squares that the tile's rows meet (at most two: kTileY <= K): [a, b) runs from an active
-      // square to the end of the last active one after it (storage column i + ng lies in square
-      // (i + ng) / K).
-      const int jb0 = (j0 + ng) / K;
-      int runs[2][kTileX<E> / K + 2][2], nruns[2] = {0, 0};
-      for (int r = 0; r < 2 && (jb0 + r) * K - ng < j1; ++r) {
-        const auto quiet_at = [&](int i) { return q.on && q.last(jb0 + r, (i + ng) / K) < q.epoch; };
-        const auto square_end = [&](int i) {
-          const int end = ((i + ng) / K + 1) * K - ng;
-          return end < i1 ? end : i1;
-        };
-        for (int a = i0; a < i1;) {
-          if (quiet_at(a)) {
-            a = square_end(a);
-            continue;
-          }
-          int b = square_end(a);
-          while (b < i1 && !quiet_at(b)) b = square_end(b);
-          runs[r][nruns[r]][0] = a, runs[r][nruns[r]][1] = b, ++nruns[r];
-          a = b;
+struct MaximaFold {
+  static constexpr bool kActive = true;
+  Conserved<E> w;
+  Maxima<E> m;
+  HealthRecord<E> health;
+  QuietMap<E> q;
+  Real time, threshold;
+  double t;
+  unsigned long long step;
+  int ng, nx;
+
+  MaximaFold(const Conserved<E>& state, const Grid& g, const Maxima<E>& maps, double t_now, long step_now,
+             Real arrival_threshold, const HealthRecord<E>& record, const QuietMap<E>& quiet)
+      : w(state), m(maps), health(record), q(quiet), time(Real(t_now)), threshold(arrival_threshold), t(t_now),
+        step(static_cast<unsigned long long>(step_now)), ng(g.ng), nx(g.nx) {}
+
+  KOKKOS_INLINE_FUNCTION bool quiet(int j, int i) const {
+    constexpr int K = QuietMap<E>::kCells;
+    return q.on && q.last(j / K, i / K) < q.epoch;
+  }
+
+  /// What the fold of cell (j, i) reads besides its h, qx, qy (the first tracer's; the others are
+  /// read as folded), loaded before the fold needs it (NoObserver, core/kernels.hpp).
+  struct Ahead {
+    Real hc, hmax, cmax, arrival;
+    bool quiet;
+  };
+  KOKKOS_INLINE_FUNCTION Ahead ahead(int j, int i) const {
+    if (quiet(j, i)) return Ahead{0, 0, 0, 0, true};
+    const int jo = j - ng, io = i - ng;
+    return Ahead{w.hc[0](j, i), m.hmax(jo, io), m.cmax[0](jo, io), m.arrival[0](jo, io), false};
+  }
+
+  /// Cell (j, i), whose h, qx, qy the caller read and whose `a = ahead(j, i)` it loaded (a thread a
+  /// cell).
+  KOKKOS_INLINE_FUNCTION void operator()(int j, int i, Real d, Real u, Real v, const Ahead& a) const {
+    if (a.quiet) return;
+    const int jo = j - ng, io = i - ng;
+    const Real c_mass = a.hc;
+    bool bad = unhealthy(d, u, v, c_mass);
+    if (d > a.hmax) m.hmax(jo, io) = d;
+    // The concentration of every output (outputs.hpp): films below eps_h carry theirs.
+    const Real c = d >= kMinDepthForC ? c_mass / d : Real(0);
+    if (c > a.cmax) m.cmax[0](jo, io) = c;
+    if (a.arrival < Real(0) && c > threshold) m.arrival[0](jo, io) = time;
+    for (int p = 1; p < w.ntracers; ++p) {  // the other tracers' maps
+      const Real mass = w.hc[p](j, i);
+      bad = bad || !(mass - mass == Real(0));
+      const Real cp = d >= kMinDepthForC ? mass / d : Real(0);
+      if (cp > m.cmax[p](jo, io)) m.cmax[p](jo, io) = cp;
+      if (m.arrival[p](jo, io) < Real(0) && cp > threshold) m.arrival[p](jo, io) = time;
+    }
+    if (bad) health.mark(step, t, cell_index(j, i));
+  }
+
+  /// The cells [j0, j1) x [i0, i1) (host memory, one thread): cut into runs of cells whose squares
+  /// are active, once for each row of squares, each row of a run folded by a loop the compiler
+  /// vectorizes, with operator()'s operations (the same bits); a row's cells are marked in
+  /// `health` only where it holds an unhealthy one.
+  void rect(int j0, int j1, int i0, int i1) const {
+    constexpr int K = QuietMap<E>::kCells;
+    const auto square_end = [&](int i) { return (i / K + 1) * K < i1 ? (i / K + 1) * K : i1; };
+    for (int jb = j0 / K; jb * K < j1; ++jb) {
+      const int ja = jb * K > j0 ? jb * K : j0, jz = (jb + 1) * K < j1 ? (jb + 1) * K : j1;
+      for (int a = i0; a < i1;) {
+        if (quiet(ja, a)) {
+          a = square_end(a);
+          continue;
         }
-      }
-      for (int j = j0; j < j1; ++j) {
-        const Real *d = &h(j + ng, ng), *u = &qx(j + ng, ng), *v = &qy(j + ng, ng), *cm = &hc(j + ng, ng);
-        Real *hm = &hmax(j, 0), *cx = &cmax(j, 0), *ar = &arrival(j, 0);
-        const int r = (j + ng) / K - jb0;
-        for (int k = 0; k < nruns[r]; ++k) {
-          const int a = runs[r][k][0], b = runs[r][k][1];
-          int bad = 0;
-          SHWA_SIMD_OR(bad)
-          for (int i = a; i < b; ++i) {
-            const Real dep = d[i], mass = cm[i];
-            // unhealthy(), without its short-circuit operators, which would stop the vectorizer.
-            bad |= int(!((dep - dep == Real(0)) & (u[i] - u[i] == Real(0)) & (v[i] - v[i] == Real(0)) &
-                         (mass - mass == Real(0))) |
-                       (dep < Real(0)));
-            hm[i] = dep > hm[i] ? dep : hm[i];
-            const bool holds = dep >= kMinDepthForC;
-            const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
-            cx[i] = c > cx[i] ? c : cx[i];
-            ar[i] = (ar[i] < Real(0)) & (c > threshold) ? time : ar[i];
-          }
-          for (int p = 1; p < w.ntracers; ++p) {  // the other tracers' maps, one loop each
-            const Real* tm = &w.hc[p](j + ng, ng);
-            Real *tx = &m.cmax[p](j, 0), *ta = &m.arrival[p](j, 0);
-            SHWA_SIMD_OR(bad)
-            for (int i = a; i < b; ++i) {
-              const Real dep = d[i], mass = tm[i];
-              bad |= int(!(mass - mass == Real(0)));
-              const bool holds = dep >= kMinDepthForC;
-              const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
-              tx[i] = c > tx[i] ? c : tx[i];
-              ta[i] = (ta[i] < Real(0)) & (c > threshold) ? time : ta[i];
-            }
-          }
-          if (bad)
-            for (int i = a; i < b; ++i)
-              if (unhealthy(w, j + ng, i + ng))
-                health.mark(s, t, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
-                                      static_cast<unsigned long long>(i));
-        }
+        int b = square_end(a);
+        while (b < i1 && !quiet(ja, b)) b = square_end(b);
+        for (int j = ja; j < jz; ++j) row(j, a, b);
+        a = b;
       }
     }
-  });
-}
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION unsigned long long cell_index(int j, int i) const {
+    return static_cast<unsigned long long>(j - ng) * static_cast<unsigned long long>(nx) +
+           static_cast<unsigned long long>(i - ng);
+  }
+
+  /// Cells [a, b) of row j (host; storage indices, as rect's).
+  void row(int j, int a, int b) const {
+    // Owned columns from here on: the fields' rows from their first owned cell, the maps' rows.
+    const int jo = j - ng, ao = a - ng, bo = b - ng;
+    const Real *d = &w.h(j, ng), *u = &w.qx(j, ng), *v = &w.qy(j, ng), *cm = &w.hc[0](j, ng);
+    Real *hm = &m.hmax(jo, 0), *cx = &m.cmax[0](jo, 0), *ar = &m.arrival[0](jo, 0);
+    int bad = 0;
+    SHWA_SIMD_OR(bad)
+    for (int i = ao; i < bo; ++i) {
+      const Real dep = d[i], mass = cm[i];
+      // unhealthy(), without its short-circuit operators, which would stop the vectorizer.
+      bad |= int(!((dep - dep == Real(0)) & (u[i] - u[i] == Real(0)) & (v[i] - v[i] == Real(0)) &
+                   (mass - mass == Real(0))) |
+                 (dep < Real(0)));
+      hm[i] = dep > hm[i] ? dep : hm[i];
+      const bool holds = dep >= kMinDepthForC;
+      const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
+      cx[i] = c > cx[i] ? c : cx[i];
+      ar[i] = (ar[i] < Real(0)) & (c > threshold) ? time : ar[i];
+    }
+    for (int p = 1; p < w.ntracers; ++p) {  // the other tracers' maps, one loop each
+      const Real* tm = &w.hc[p](j, ng);
+      Real *tx = &m.cmax[p](jo, 0), *ta = &m.arrival[p](jo, 0);
+      SHWA_SIMD_OR(bad)
+      for (int i = ao; i < bo; ++i) {
+        const Real dep = d[i], mass = tm[i];
+        bad |= int(!(mass - mass == Real(0)));
+        const bool holds = dep >= kMinDepthForC;
+        const Real c = holds ? mass / (holds ? dep : Real(1)) : Real(0);
+        tx[i] = c > tx[i] ? c : tx[i];
+        ta[i] = (ta[i] < Real(0)) & (c > threshold) ? time : ta[i];
+      }
+    }
+    if (bad)
+      for (int i = a; i < b; ++i)
+        if (unhealthy(w, j, i)) health.mark(step, t, cell_index(j, i));
+  }
+};
 
 /// Folds the state after step `step` (time t) into the maxima, and marks its unhealthy cells in
-/// `health` in the same pass, so a run with maxima watches every step's state at no extra pass.
-/// A parallel_for: nothing comes back to the host.
-/// Called after every step, it skips the cells of the solver's quiet squares (`quiet`, the
-/// solver's QuietMap of this state): they hold the bits of the state before, which the previous
-/// call folded in, so the maxima, arrival times and health record are those of folding
-/// everything. Dry land then costs one read of its square's count a cell.
+/// `health` in the same pass (MaximaFold), so a run with maxima watches every step's state at no
+/// extra pass. A parallel_for: nothing comes back to the host. Dry land (quiet squares) costs one
+/// read of its square's count a cell on a device; a host thread folds a tile's runs of active
+/// squares and takes its tiles as the CFL pass does.
 template <class E>
 void update_maxima(const Conserved<E>& w, const Grid& g, const Maxima<E>& m, double t, long step, Real threshold,
                    const HealthRecord<E>& health, const QuietMap<E>& quiet = QuietMap<E>{}) {
+  const MaximaFold<E> fold(w, g, m, t, step, threshold, health, quiet);
+  const int ng = g.ng, nx = g.nx, ny = g.ny;
   if constexpr (is_host_space<E>()) {
-    host_update_maxima(w, g, m, t, step, threshold, health, quiet);
-    return;
-  }
-  const int ng = g.ng, nx = g.nx;
-  const Real time = Real(t);
-  const double t_now = t;
-  const unsigned long long s = static_cast<unsigned long long>(step);
-  const auto h = w.h, qx = w.qx, qy = w.qy, hc = w.hc[0];
-  const auto hmax = m.hmax, cmax = m.cmax[0], arrival = m.arrival[0];
-  const Conserved<E> state = w;
-  const Maxima<E> maps = m;
-  const QuietMap<E> q = quiet;
-  constexpr int K = QuietMap<E>::kCells;
-  const int ny = g.ny;
-  Kokkos::parallel_for(
-      "shwa::maxima", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
-        for_tile_cells<E>(team, nx, ny, [&](const int i, const int j) {
-          if (q.on && q.last((j + ng) / K, (i + ng) / K) < q.epoch) return;
-          const Real d = h(j + ng, i + ng), c_mass = hc(j + ng, i + ng);
-          bool bad = unhealthy(d, qx(j + ng, i + ng), qy(j + ng, i + ng), c_mass);
-          if (d > hmax(j, i)) hmax(j, i) = d;
-          // The concentration of every output (outputs.hpp): films below eps_h carry theirs.
-          const Real c = d >= kMinDepthForC ? c_mass / d : Real(0);
-          if (c > cmax(j, i)) cmax(j, i) = c;
-          if (arrival(j, i) < Real(0) && c > threshold) arrival(j, i) = time;
-          for (int p = 1; p < state.ntracers; ++p) {  // the other tracers' maps
-            const Real mass = state.hc[p](j + ng, i + ng);
-            bad = bad || !(mass - mass == Real(0));
-            const Real cp = d >= kMinDepthForC ? mass / d : Real(0);
-            if (cp > maps.cmax[p](j, i)) maps.cmax[p](j, i) = cp;
-            if (maps.arrival[p](j, i) < Real(0) && cp > threshold) maps.arrival[p](j, i) = time;
-          }
-          if (bad)
-            health.mark(s, t_now, static_cast<unsigned long long>(j) * static_cast<unsigned long long>(nx) +
-                                      static_cast<unsigned long long>(i));
+    detail::TileTaker taker(owned_tile_count<E>(g), E().concurrency());
+    detail::TileTaker* const tiles = &taker;
+    using Member = typename detail::HostTilePolicy<E>::member_type;
+    Kokkos::parallel_for("shwa::maxima", detail::host_tile_policy<E>(), [=](const Member& thread) {
+      for (int tile; (tile = tiles->next(thread.league_rank())) >= 0;) {
+        int i0, j0;
+        tile_origin<E>(tile, nx, i0, j0);
+        const int i1 = i0 + kTileX<E> < nx ? i0 + kTileX<E> : nx, j1 = j0 + kTileY < ny ? j0 + kTileY : ny;
+        fold.rect(j0 + ng, j1 + ng, i0 + ng, i1 + ng);
+      }
+    });
+  } else {
+    const auto h = w.h, qx = w.qx, qy = w.qy;
+    Kokkos::parallel_for(
+        "shwa::maxima", owned_tiles<E>(g), KOKKOS_LAMBDA(const typename TilePolicy<E>::member_type& team) {
+          for_tile_cells<E>(team, nx, ny, [&](const int i, const int j) {
+            const int js = j + ng, is = i + ng;
+            if (!fold.quiet(js, is)) fold(js, is, h(js, is), qx(js, is), qy(js, is), fold.ahead(js, is));
+          });
         });
-      });
+  }
 }
 
 /// Marks the unhealthy owned cells of the state after step `step` (time t) in `health`: the

@@ -7,9 +7,10 @@
 // each step ends at min(t + dt, next output time), and checkpoints are taken after a step,
 // without shortening any.
 //
-// What a step of the loop costs beyond the solver's step: device kernels only (the maxima, which
-// also watch the state's health; a gauge sample into a device buffer), no copy to the host, no
-// MPI call, no fence. The host looks at the state only periodically:
+// What a step of the loop costs beyond the solver's step: device work only (the maxima, which
+// also watch the state's health, folded in the next step's CFL pass or, where something reads them
+// first, by a pass of their own; a gauge sample into a device buffer), no copy to the host, no MPI
+// call, no fence. The host looks at the state only periodically:
 //   - health checks every numerics.health_interval steps, at each output and before each
 //     checkpoint read the device's health record (monitors.hpp). A blow-up is so reported at most
 //     health_interval steps after the step that produced it, naming that step, its time and the
@@ -128,6 +129,11 @@ class BlockRun {
   void after_step(double dt, double stop, OutputSchedule& schedule, LoopTimer& timer);
   // Monitors: the maxima and health record on the device, read at health checks.
   void update_monitors();
+  MaximaFold<E> maxima_fold() const {
+    return MaximaFold<E>(solver_.state(), block_, maxima_, solver_.time(), solver_.steps(),
+                         Real(cfg_.out.arrival_threshold), health_, solver_.quiet_map());
+  }
+  void settle_maxima();
   void check_health();
   [[noreturn]] void blow_up(const std::string& what);
   // Gauges: samples on the device, written at outputs, checkpoints and when the buffer is full.
@@ -177,6 +183,7 @@ class BlockRun {
   bool step_limit_ = false;    // the run stopped at numerics.max_steps
   double clipped_before_ = 0;  // clipped volume of the runs before a restart
   long frames_ = 0;            // output frames written since the run began (-1: unknown)
+  bool maxima_pending_ = false;  // the current state is not yet folded into the maxima (settle_maxima)
   double quiet_sum_ = 0;       // the fraction of quiet squares (skipped dry land) at output times...
   int quiet_samples_ = 0;      // ... over this many outputs
   RunStats stats_;
@@ -301,14 +308,24 @@ void BlockRun<E>::flush_gauges() {
   outputs_.write_gauges(times, raw, gauge_here_);
 }
 
-/// After each step: the maxima maps, whose kernel also marks unhealthy cells in the health record
-/// (device work only); a health check every health_interval steps.
+/// After each step: the state is due to be folded into the maxima maps (MaximaFold, which also
+/// marks unhealthy cells in the health record): the next step's CFL pass folds it as it reads the
+/// state (step), and whatever reads the maps or the record before that folds it first
+/// (settle_maxima). A health check every health_interval steps.
 template <class E>
 void BlockRun<E>::update_monitors() {
-  if (cfg_.out.maxima)
-    update_maxima(solver_.state(), block_, maxima_, solver_.time(), solver_.steps(),
-                  Real(cfg_.out.arrival_threshold), health_, solver_.quiet_map());
+  if (cfg_.out.maxima) maxima_pending_ = true;
   if (solver_.steps() % cfg_.health_interval == 0) check_health();
+}
+
+/// Folds the current state into the maxima if no step's CFL pass has yet: a pass of its own
+/// (device work only).
+template <class E>
+void BlockRun<E>::settle_maxima() {
+  if (!maxima_pending_) return;
+  update_maxima(solver_.state(), block_, maxima_, solver_.time(), solver_.steps(), Real(cfg_.out.arrival_threshold),
+                health_, solver_.quiet_map());
+  maxima_pending_ = false;
 }
 
 /// Stops the run (blow_up) if any block's state went bad since the start, or if clipping added
@@ -316,6 +333,7 @@ void BlockRun<E>::update_monitors() {
 /// scanned now. Collective.
 template <class E>
 void BlockRun<E>::check_health() {
+  settle_maxima();
   if (!cfg_.out.maxima) record_health(solver_.state(), block_, solver_.time(), solver_.steps(), health_);
   const auto bad = health_.read();
   // One reduction answers both questions: the minimum is the first bad step of any block if
@@ -400,6 +418,7 @@ Frame BlockRun<E>::frame(int index) {
 
 template <class E>
 Frame BlockRun<E>::maxima_frame() {
+  settle_maxima();
   Frame f = frame(-1);
   const Grid mg = unpadded(block_);
   f.local.clear();
@@ -473,13 +492,18 @@ void BlockRun<E>::compare_with_exact() {
   stats_.error_u_linf = uinf;
 }
 
-/// One step of the solver, ending at `stop` at the latest; returns its dt. A step that fails (a
-/// NaN or zero time step) is a blow-up.
+/// One step of the solver, ending at `stop` at the latest; returns its dt. Its CFL pass folds the
+/// state it starts from into the maxima where that is due (update_monitors). A step that fails (a
+/// NaN or zero time step) is a blow-up; the state stays due then, and check_health folds it again,
+/// which changes nothing.
 template <class E>
 double BlockRun<E>::step(double stop) {
   try {
     const Region r("shwa::step");
-    return solver_.step(stop, ex_);
+    if (!maxima_pending_) return solver_.step(stop, ex_);
+    const double dt = solver_.step(stop, ex_, maxima_fold());
+    maxima_pending_ = false;
+    return dt;
   } catch (const std::runtime_error& e) {
     check_health();
     blow_up(e.what());

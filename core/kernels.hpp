@@ -84,6 +84,23 @@ struct PassResult {
   int teams_run;
 };
 
+/// What the CFL pass shows of the state it reads to a watcher of the run, so that a fold over the
+/// state after every step (the app's maxima, app/monitors.hpp) reads it in the pass that reads it
+/// anyway instead of in a pass of its own. The pass hands the watcher every cell of its box that
+/// it does not skip, once, from the thread that read it: on a device `obs(j, i, h, qx, qy, a)`
+/// (storage indices, the cell's W as loaded), where `a = obs.ahead(j, i)`, what else the watcher
+/// reads of the cell, was loaded a row of the walk before, so that its loads wait no longer than
+/// the pass's own; on a host `obs.rect(j0, j1, i0, i1)` for each part of a tile it computes
+/// (storage indices, half-open), whose rows that thread has just read. The cells it skips are quiet
+/// with quiet neighbours (quiet.hpp). NoObserver watches nothing and compiles to nothing (kActive).
+struct NoObserver {
+  static constexpr bool kActive = false;
+  struct Ahead {};
+  KOKKOS_INLINE_FUNCTION Ahead ahead(int, int) const { return {}; }
+  KOKKOS_INLINE_FUNCTION void operator()(int, int, Real, Real, Real, const Ahead&) const {}
+  void rect(int, int, int, int) const {}
+};
+
 /// The time step an update kernel takes: `value`, known to the host; or, where `pass` is set, the
 /// step that the block's largest Z_i gives, which the CFL pass left in device memory:
 /// clip_step(cfl_step(zmax, num), left), computed by the kernel with the host's operations. The host
@@ -722,7 +739,7 @@ namespace detail {
 /// each edge's speed computed once, by the same line of code for every x-edge and every y-edge;
 /// each cell then sums its four edges in the host path's order. CflMaxZAtomic runs it for every
 /// device CFL pass (cfl_max_z).
-template <class E>
+template <class E, class Obs = NoObserver>
 struct CflMaxZ {
   using Col = Column<E>;
   Conserved<E> w;
@@ -731,6 +748,7 @@ struct CflMaxZ {
   int rows;
   QuietMap<E> q;
   Real g, eps, dx, dy;
+  Obs obs;
 
   /// Raises lmax to the thread's cells' Z_i; false (and nothing done) for a team that skips its
   /// cells (every thread of the team gets the same answer).
@@ -740,10 +758,16 @@ struct CflMaxZ {
     CellPrim below{0, 0, 0, 0, 0, 0};
     Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
     RawCell next = col.template load<false>(w, H, col.j0 - 1);
+    typename Obs::Ahead ahead{};  // the watcher's loads for row r + 1
 #pragma unroll 1
     for (int r = -1; r <= col.nrows; ++r) {
       const RawCell raw = next;
       if (r < col.nrows) next = col.template load<false>(w, H, col.j0 + r + 1);
+      if constexpr (Obs::kActive) {
+        const typename Obs::Ahead now = ahead;
+        if (r + 1 < col.nrows && col.owned) ahead = obs.ahead(col.j0 + r + 1, col.i);
+        if (r >= 0 && r < col.nrows && col.owned) obs(col.j0 + r, col.i, raw.h, raw.qx, raw.qy, now);
+      }
       const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, Real(0), raw.H, eps);
       col.template put_prim<true>(c);
       m.team_barrier();
@@ -781,9 +805,9 @@ KOKKOS_INLINE_FUNCTION void atomic_max_nonnegative(Real* dest, Real z) {
 /// counts itself in teams_run. A team that skips its cells then costs its quiet check alone, where
 /// a reduction gives every team a result and folds them all in a last pass. A maximum does not
 /// depend on the order of its operands, so zmax is the reduction's, bit for bit.
-template <class E>
+template <class E, class Obs = NoObserver>
 struct CflMaxZAtomic {
-  CflMaxZ<E> pass;
+  CflMaxZ<E, Obs> pass;
   PassResult* out;  // device memory
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Column<E>::Member& m) const {
@@ -801,14 +825,16 @@ struct CflMaxZAtomic {
 
 /// The device CFL pass over `box`, `rows` rows a team (detail::cfl_rows), into `out`, device memory,
 /// without waiting for it (StepDt): each team that runs raises out->zmax and counts itself in
-/// out->teams_run (detail::CflMaxZAtomic), which must be zeros before the pass. Device spaces only.
-template <class E>
+/// out->teams_run (detail::CflMaxZAtomic), which must be zeros before the pass; `obs` watches its
+/// cells (NoObserver). Device spaces only.
+template <class E, class Obs = NoObserver>
 void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k, int rows,
-               const QuietMap<E>& quiet, PassResult* out) {
+               const QuietMap<E>& quiet, PassResult* out, const Obs& obs = Obs()) {
   static_assert(!is_host_space<E>(), "cfl_max_z is the device CFL pass; hosts use cfl_min_dt");
-  Kokkos::parallel_for("shwa::cfl_max_z", detail::Column<E>::template policy<detail::kCflMinTeams>(box, rows),
-                       detail::CflMaxZAtomic<E>{
-                           detail::CflMaxZ<E>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy)}, out});
+  Kokkos::parallel_for(
+      "shwa::cfl_max_z", detail::Column<E>::template policy<detail::kCflMinTeams>(box, rows),
+      detail::CflMaxZAtomic<E, Obs>{
+          detail::CflMaxZ<E, Obs>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy), obs}, out});
 }
 
 /// The CFL time step over `box` (docs/method.md section 3): min over its cells of 2 CFL dx dy / Z_i,
@@ -818,18 +844,19 @@ void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const S
 /// entry, cleared again before return; hosts ignore it), whose largest Z_i the host reads:
 /// min_i (num / Z_i) = num / max_i Z_i exactly (a correctly rounded division is monotone). Kokkos'
 /// CUDA reduction would end with one warp folding every team's partial result in series
-/// (docs/kernels.md).
-template <class E>
+/// (docs/kernels.md). `obs` watches the pass's cells (NoObserver).
+template <class E, class Obs = NoObserver>
 Real cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k,
-                Real cfl, const Tiling& tiling, const QuietMap<E>& quiet, PassResult* scratch) {
+                Real cfl, const Tiling& tiling, const QuietMap<E>& quiet, PassResult* scratch,
+                const Obs& obs = Obs()) {
   if (box.empty()) return no_step_limit();
   if constexpr (is_host_space<E>()) {
     // Host: one thread a tile, each edge's speed computed once, SIMD over rows (kernels_host.hpp);
     // the same sums in the same order as the device path.
-    return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling, quiet);
+    return detail::host_cfl_min_dt(w, H, box, k, cfl, tiling, quiet, obs);
   } else {
     if (!scratch) throw std::logic_error("cfl_min_dt on a device needs a PassResult in device memory");
-    cfl_max_z(w, H, box, k, detail::cfl_rows<E>(box, tiling), quiet, scratch);
+    cfl_max_z(w, H, box, k, detail::cfl_rows<E>(box, tiling), quiet, scratch, obs);
     const Kokkos::View<PassResult, typename E::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slot(scratch);
     PassResult r;
     Kokkos::deep_copy(r, slot);

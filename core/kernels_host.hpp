@@ -417,9 +417,10 @@ struct HostTileScratch {
 
 /// Host body of cfl_min_dt: each edge's speed is computed once and added to both of its cells, in
 /// the order of the device kernel (west + east, south + north).
-template <class E>
+template <class E, class Obs>
 Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
-                     const StepConstants& k, Real cfl, const Tiling& tiling, const QuietMap<E>& q) {
+                     const StepConstants& k, Real cfl, const Tiling& tiling, const QuietMap<E>& q,
+                     const Obs& obs) {
   using Scr = HostTileScratch<E>;
   Real zmax = 0;
   const int ntx_tiles = ceil_div(box.nx(), tiling.tx);
@@ -451,6 +452,7 @@ Real host_cfl_min_dt(const Conserved<E>& w, const Field<E>& H, const Box& box,
               tmax = shwa::max(tmax, dy * (sx[tx] + sx[tx + 1]) + dx * (south[tx] + north[tx]));
             std::swap(south, north);
           }
+          if constexpr (Obs::kActive) obs.rect(tl.j0, tl.j0 + nty, tl.i0, tl.i0 + ntx);
         }
         lmax = tmax;
       },

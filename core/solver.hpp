@@ -99,9 +99,11 @@ class Solver {
     quiet_.reset();
   }
 
-  /// The CFL step of the cells of `box` (no clipping, no reduction across blocks).
-  Real local_dt(const Box& box) const {
-    return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling, quiet_, host_pass_.data());
+  /// The CFL step of the cells of `box` (no clipping, no reduction across blocks); `obs` watches
+  /// the pass's cells (NoObserver, kernels.hpp).
+  template <class Obs = NoObserver>
+  Real local_dt(const Box& box, const Obs& obs = Obs()) const {
+    return cfl_min_dt(cur_, H_, box, k_, Real(params_.cfl), params_.tiling, quiet_, host_pass_.data(), obs);
   }
 
   /// W^{n+1} over `box` from W^n, with the run's kernel variant: one launch updates the water and
@@ -171,7 +173,9 @@ class Solver {
   std::int64_t update_ghosts_max_cells() const { return update_ghosts_max_cells_; }
   void set_update_ghosts_max_cells(std::int64_t n) { update_ghosts_max_cells_ = n; }
 
-  /// One step, never past t_stop. Returns the dt taken.
+  /// One step, never past t_stop. Returns the dt taken. `obs` is shown W^n, the state the step
+  /// starts from, in the step's CFL pass over the owned cells (NoObserver, kernels.hpp): every
+  /// owned cell but those the pass skips, quiet with quiet neighbours.
   /// With overlap, the step that ends a k-step cycle updates the band of owned cells that other
   /// blocks need and the interior on two instances (OverlapSpaces: two streams on a GPU): the
   /// band's update, pack, staging copy and send, and then the wait for the neighbours' cells and
@@ -191,7 +195,8 @@ class Solver {
   /// (docs/kernels.md). On blocks of at most update_ghosts_max_cells() cells, that update also
   /// writes the ghost layers of W^{n+1} where every side's rule is static (wall or open:
   /// BoundaryFiller::static_ghosts), and the next step fills none.
-  double step(double t_stop, Exchanger<E>& ex) {
+  template <class Obs = NoObserver>
+  double step(double t_stop, Exchanger<E>& ex, const Obs& obs = Obs()) {
     const int k = grid_.ng;
     if (!ghosts_from_update_) fill_boundaries();
     ghosts_from_update_ = false;
@@ -207,7 +212,7 @@ class Solver {
         if (report_pending_) Kokkos::deep_copy(E(), Kokkos::subview(pass_, zslot_), PassResult{0, 0});
         PassResult* const slot = pass_.data() + zslot_;
         const int rows = detail::cfl_rows<E>(grid_.owned(), params_.tiling, teams_run_, cfl_rows_, cfl_resident_);
-        cfl_max_z(cur_, H_, grid_.owned(), k_, rows, quiet_, slot);
+        cfl_max_z(cur_, H_, grid_.owned(), k_, rows, quiet_, slot, obs);
         cfl_rows_ = rows;
         report_().zmax = Real(-1);
         report_pending_ = true;
@@ -216,7 +221,7 @@ class Solver {
       }
     }
     if (!on_device) {
-      dt = ex.min_all(double(local_dt(grid_.owned())));
+      dt = ex.min_all(double(local_dt(grid_.owned(), obs)));
       if (!(dt > 0))
         throw std::runtime_error("non-positive or NaN time step at t = " + std::to_string(time_));
       dt = clip_step(dt, left);

@@ -1,12 +1,19 @@
 // The app's device monitors (app/monitors.hpp): the health record that the maxima kernel keeps
-// after every step and the host reads only at health checks, and the gauge buffer that keeps
-// samples on the device until they are written.
+// after every step and the host reads only at health checks, the maxima folded by a pass of their
+// own and by the solver's CFL pass, and the gauge buffer that keeps samples on the device until
+// they are written.
 #include "monitors.hpp"
+
+#include "halo.hpp"
+#include "init.hpp"
+#include "kernels.hpp"
+#include "solver.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -100,11 +107,15 @@ TEST_CASE("monitors: the maxima are those of every state folded cell by cell; qu
   // with half of the QuietMap's squares marked quiet from step 3 on: the maxima must be those a
   // plain loop over the host copies gives, with the quiet squares' cells left as they were; each of
   // three tracers gets its own maps.
+  // The same states are also folded by the CFL pass (cfl_min_dt with a MaximaFold) into maps of
+  // their own, which must be the same.
   const Grid g = Grid::single(45, 19, 1.0, 1.0, 0, 0, 2);
   constexpr int T = 3;
   Conserved<E> w("W", g, T);
-  Maxima<E> m(g, T);
-  HealthRecord<E> health;
+  Maxima<E> m(g, T), in_pass(g, T);
+  HealthRecord<E> health, pass_health;
+  const Field<E> H("H", g.ny_padded(), g.nx_padded());
+  const Kokkos::View<PassResult, E::memory_space> scratch("scratch");
   QuietMap<E> q("quiet", g.ny_padded(), g.nx_padded(), g.owned(), true);
   constexpr int K = QuietMap<E>::kCells;
   const int n = g.nx * g.ny;
@@ -136,6 +147,8 @@ TEST_CASE("monitors: the maxima are those of every state folded cell by cell; qu
       Kokkos::deep_copy(q.last, last);
     }
     app::update_maxima(w, g, m, t, step, threshold, health, q);
+    cfl_min_dt(w, H, g.owned(), StepConstants{}, Real(0.5), Tiling{16, 4}, q, scratch.data(),
+               app::MaximaFold<E>(w, g, in_pass, t, step, threshold, pass_health, q));
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {
         if (step >= 3 && quiet_cell(i, j)) continue;
@@ -150,24 +163,104 @@ TEST_CASE("monitors: the maxima are those of every state folded cell by cell; qu
         }
       }
   }
-  long differ = 0, quiet_cells = 0, arrived = 0, tracers_differ = 0;
+  long differ = 0, differ_in_pass = 0, quiet_cells = 0, arrived = 0, tracers_differ = 0;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
       const std::size_t k = std::size_t(j) * g.nx + i;
       differ += get_cell(m.hmax, i, j) != Real(hmax[k]);
+      differ_in_pass += get_cell(in_pass.hmax, i, j) != Real(hmax[k]);
       for (int p = 0; p < T; ++p) {
         differ += get_cell(m.cmax[p], i, j) != Real(cmax[p][k]);
         differ += get_cell(m.arrival[p], i, j) != Real(arrival[p][k]);
+        differ_in_pass += get_cell(in_pass.cmax[p], i, j) != Real(cmax[p][k]);
+        differ_in_pass += get_cell(in_pass.arrival[p], i, j) != Real(arrival[p][k]);
         arrived += arrival[p][k] > 1.0;  // arrivals after step 2, some in active squares
       }
       tracers_differ += cmax[1][k] != cmax[0][k] && cmax[2][k] != cmax[1][k];
       quiet_cells += quiet_cell(i, j);
     }
   CHECK(differ == 0);
+  CHECK(differ_in_pass == 0);
+  CHECK(!pass_health.read().bad());
   CHECK(quiet_cells > 100);
   CHECK(arrived > 30);
   CHECK(tracers_differ > 100);  // the tracers' maps are not copies of one another
   CHECK(!health.read().bad());
+}
+
+TEST_CASE("monitors: the maxima folded by the next step's CFL pass are those of a pass after every step",
+          "[app][monitors]") {
+  // A mound collapsing in a bowl, dry land skipped: one run folds each state into its maxima in the
+  // CFL pass of the step that starts from it (Solver::step with a MaximaFold; the last state by a
+  // pass of its own), the other by update_maxima after every step. The maps and health records must
+  // be the same bits, on the path that takes the step from the device and on the host's path (where
+  // the two differ: a GPU), at every fourth step; a cell that the pass left out would keep an older
+  // maximum or arrival time.
+  const Grid g = Grid::single(97, 70, 1.0, 1.0);
+  auto init = [](double x, double y, CellInit& s) {
+    const double r2 = (x - 48) * (x - 48) + (y - 35) * (y - 35);
+    s.H = 1.0 - r2 / 500.0;
+    s.eta = (x - 42) * (x - 42) + (y - 33) * (y - 33) < 64 ? 0.8 : 0.0;
+    s.c[0] = y > 30 ? 1.0 : 0.0;
+    s.c[1] = x > 45 ? 0.5 : 0.0;
+  };
+  SolverParams p;
+  p.tracers = 2;
+  p.tiling = Tiling{16, 4};  // host tiles whose edges cross the water (a GPU's CFL pass has teams of columns)
+  const Real threshold = Real(0.2);
+  for (const std::int64_t device_step_max : {std::int64_t(1) << 40, std::int64_t(0)}) {
+    CAPTURE(device_step_max);
+    SingleBlock<E> ex;
+    Solver<E> fused(g, p, Boundaries::all(BcType::Wall)), alone(g, p, Boundaries::all(BcType::Wall));
+    fused.set_device_step_max_cells(device_step_max);
+    alone.set_device_step_max_cells(device_step_max);
+    initialize(fused, ex, init);
+    initialize(alone, ex, init);
+    Maxima<E> mf(g, p.tracers), ma(g, p.tracers);
+    HealthRecord<E> hf, ha;
+    app::update_maxima(alone.state(), g, ma, alone.time(), alone.steps(), threshold, ha, alone.quiet_map());
+    double quiet_max = 0;
+    for (int n = 1; n <= 120; ++n) {
+      fused.step(1e300, ex, app::MaximaFold<E>(fused.state(), g, mf, fused.time(), fused.steps(), threshold, hf,
+                                               fused.quiet_map()));
+      alone.step(1e300, ex);
+      app::update_maxima(alone.state(), g, ma, alone.time(), alone.steps(), threshold, ha, alone.quiet_map());
+      REQUIRE(fused.time() == alone.time());
+      quiet_max = std::max(quiet_max, fused.quiet_fraction());
+      if (n % 4 != 0) continue;
+      // The state the next step would fold, folded now.
+      Maxima<E> settled(g, p.tracers);
+      for (int k = 0; k < 1 + 2 * p.tracers; ++k) {
+        const Field<E>& from = k == 0 ? mf.hmax : k <= p.tracers ? mf.cmax[k - 1] : mf.arrival[k - 1 - p.tracers];
+        const Field<E>& to = k == 0 ? settled.hmax : k <= p.tracers ? settled.cmax[k - 1] : settled.arrival[k - 1 - p.tracers];
+        Kokkos::deep_copy(to, from);
+      }
+      app::update_maxima(fused.state(), g, settled, fused.time(), fused.steps(), threshold, hf, fused.quiet_map());
+      long differ = 0;
+      auto compare = [&](const Field<E>& a, const Field<E>& b) {
+        const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+        const auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+        for (int j = 0; j < g.ny; ++j)
+          for (int i = 0; i < g.nx; ++i) differ += std::memcmp(&x(j, i), &y(j, i), sizeof(Real)) != 0;
+      };
+      compare(settled.hmax, ma.hmax);
+      for (int t = 0; t < p.tracers; ++t) {
+        compare(settled.cmax[t], ma.cmax[t]);
+        compare(settled.arrival[t], ma.arrival[t]);
+      }
+      CAPTURE(n);
+      REQUIRE(differ == 0);
+    }
+    CHECK(quiet_max > 0.2);  // dry land was skipped
+    CHECK(!hf.read().bad());
+    CHECK(!ha.read().bad());
+    // Arrivals were recorded after the start, in both tracers.
+    const auto arrival = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ma.arrival[1]);
+    long late = 0;
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) late += arrival(j, i) > Real(0);
+    CHECK(late > 20);
+  }
 }
 
 TEST_CASE("monitors: gauge samples stay on the device until taken, in order", "[app][monitors]") {
