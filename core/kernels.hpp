@@ -737,8 +737,8 @@ namespace detail {
 
 /// The device CFL pass's team body: the largest Z_i of its cells. Teams of columns (detail::Column),
 /// each edge's speed computed once, by the same line of code for every x-edge and every y-edge;
-/// each cell then sums its four edges in the host path's order. CflMaxZAtomic runs it for every
-/// device CFL pass (cfl_max_z).
+/// each cell then sums its four edges in the host path's order, and each owned lane shows its cells
+/// to `obs` (NoObserver). CflMaxZAtomic runs it for every device CFL pass (cfl_max_z).
 template <class E, class Obs = NoObserver>
 struct CflMaxZ {
   using Col = Column<E>;
