@@ -1,7 +1,9 @@
-// shwa/app/monitors.hpp — the app's own small device kernels, run between the solver's steps:
-// the maxima maps, the health record that detects a blow-up, and the gauge samples.
+// shwa/app/monitors.hpp — the app's own small device work: the maxima maps (folded in the
+// solver's CFL pass, or by a kernel of their own between steps), the health record that detects a
+// blow-up, and the gauge samples.
 //
-// They live in app/ because they watch a run rather than advance it; core/ stays the solver.
+// They live in app/ because they watch a run rather than advance it; core/ stays the solver, which
+// only shows its CFL pass's cells to a watcher (NoObserver, core/kernels.hpp).
 // Free function templates (no member lambdas) so that nvcc accepts the KOKKOS_LAMBDAs.
 //
 // None of them brings anything back to the host when it runs: on a GPU a step of the time loop
@@ -60,8 +62,8 @@ KOKKOS_INLINE_FUNCTION bool unhealthy(const Conserved<E>& w, int j, int i) {
 
 /// Where this block's state first went bad, kept on the device: the first step count after which
 /// an unhealthy owned cell was seen, that step's time, and the first such cell of that step in
-/// row-major order. The kernels that look at the state mark it (update_maxima after every step,
-/// record_health when called); the host reads it at health checks, so a blow-up is reported at
+/// row-major order. What looks at the state marks it (MaximaFold, every state of a run with
+/// maxima; record_health when called); the host reads it at health checks, so a blow-up is reported at
 /// the first health check after it happened, still naming the step and cell where it began.
 template <class E>
 class HealthRecord {
