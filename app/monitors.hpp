@@ -154,8 +154,9 @@ KOKKOS_INLINE_FUNCTION void for_tile_cells(const Member& team, int nx, int ny, c
 /// solver's QuietMap of this state): they hold the bits of the state before, which an earlier fold
 /// took in, so the maps, arrival times and health record are those of folding everything. Folding
 /// a cell twice changes nothing (a maximum; an arrival or a first bad step already set stays).
-/// update_maxima runs it as a pass of its own; the solver's CFL pass runs it on the cells it reads
-/// (NoObserver, core/kernels.hpp), so that the maxima cost no extra pass over the state.
+/// The solver's CFL pass runs it on the cells it reads (NoObserver, core/kernels.hpp), so that
+/// most steps' maxima cost no pass over the state of their own; update_maxima runs it as a pass of
+/// its own where the maps or the record are read before the next step's CFL pass.
 /// Storage indices (ghost layers included); the maps hold the owned cells.
 template <class E>
 struct MaximaFold {
