@@ -3,13 +3,40 @@
 # at a health check (every numerics.health_interval = 10 steps), the root, which got no signal,
 # writes the checkpoint and names the step once, and one process resumes from it to the end with
 # the files of one uninterrupted process, byte for byte.
+# Each run has LIMIT seconds (default 120; a run takes a few): one that hangs fails the test,
+# naming the run, with its processes' states and output, instead of holding ctest (whose own time
+# limit ends this script but not the runs it started, whose open output keeps ctest waiting).
 #   mpi_interrupt.sh MPIEXEC "MPIEXEC FLAGS" SHWA DECK SCRATCH_DIR
 set -u
-mpiexec=$1 flags=$2 exe=$3 deck=$4 dir=$5
+mpiexec=$1 flags=$2 exe=$3 deck=$4 dir=$5 limit=${LIMIT:-120}
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
 fail() {
   echo "FAIL: $*"
   exit 1
+}
+# hung NAME PID LOG...: the process PID (NAME) outlived the limit: its tree's states (what each
+# waits in) and the logs, then the tree killed, and the test failed.
+hung() {
+  local name=$1 logs=("${@:3}") tree=("$2") i=0 p f
+  while [ "$i" -lt "${#tree[@]}" ]; do
+    for p in $(pgrep -P "${tree[$i]}"); do tree+=("$p"); done
+    i=$((i + 1))
+  done
+  echo "FAIL: $name still running after $limit s; its processes:"
+  ps -o pid,ppid,etime,stat,wchan:32,args -p "$(IFS=,; echo "${tree[*]}")"
+  for f in "${logs[@]}"; do [ -e "$f" ] && { echo "-- $f"; tail -n 30 "$f"; }; done
+  kill -KILL "${tree[@]}" 2> /dev/null
+  exit 1
+}
+# bounded NAME PID LOG...: waits for PID up to the limit; its exit status.
+bounded() {
+  local pid=$2
+  for _ in $(seq $((limit * 10))); do
+    kill -0 "$pid" 2> /dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$pid" 2> /dev/null && hung "$@"
+  wait "$pid"
 }
 # The deck's 64 x 40 grid refined 4x (16x the cells, 4x the steps: about 2 s of loop on two ranks,
 # against 0.05 s unrefined, which a fast machine finished before the signal came); outputs at the
@@ -17,8 +44,8 @@ fail() {
 long=(--set grid.nx=256 --set grid.ny=160 --set grid.dx=0.25
   --set time.end=120.0 --set time.output_interval=120.0)
 
-"$exe" run "$deck" --set "output.dir=\"$dir/np1\"" "${long[@]}" > "$dir/np1.log" 2>&1 ||
-  fail "the reference run failed: $(cat "$dir/np1.log")"
+"$exe" run "$deck" --set "output.dir=\"$dir/np1\"" "${long[@]}" > "$dir/np1.log" 2>&1 &
+bounded "the reference run" $! "$dir/np1.log" || fail "the reference run failed: $(cat "$dir/np1.log")"
 
 # shellcheck disable=SC2086  # the flags are words
 $mpiexec -n 2 $flags "$exe" run "$deck" --set "output.dir=\"$dir/int\"" "${long[@]}" > "$dir/int.out" 2> "$dir/int.err" &
@@ -37,7 +64,7 @@ done
 echo "SIGTERM to process $target"
 # shellcheck disable=SC2086
 kill -TERM $target
-wait "$launcher"
+bounded "the interrupted run (mpiexec)" "$launcher" "$dir/int.out" "$dir/int.err"
 rc=$?
 cat "$dir/int.err"
 [ "$rc" -ne 0 ] || fail "the interrupted run exited 0 (did it end before the signal came?)"
@@ -49,8 +76,8 @@ checkpoint=$(printf '%s/int/checkpoints/checkpoint_%010d.shck' "$dir" "$step")
 [ -e "$checkpoint" ] || fail "no $checkpoint"
 [ ! -e "$dir/int/summary.json" ] || fail "an interrupted run wrote its summary"
 
-"$exe" run "$deck" --set "output.dir=\"$dir/int\"" "${long[@]}" --restart > "$dir/resumed.log" 2>&1 ||
-  fail "the resumed run failed: $(cat "$dir/resumed.log")"
+"$exe" run "$deck" --set "output.dir=\"$dir/int\"" "${long[@]}" --restart > "$dir/resumed.log" 2>&1 &
+bounded "the resumed run" $! "$dir/resumed.log" || fail "the resumed run failed: $(cat "$dir/resumed.log")"
 n=0
 while IFS= read -r f; do
   cmp -s "$dir/np1/$f" "$dir/int/$f" || fail "$dir/int/$f differs from $dir/np1/$f (one process)"
