@@ -17,7 +17,8 @@
 namespace shwa::comm {
 
 /// MPI_Init and MPI_Finalize around a program (around Kokkos too). MPI_COMM_WORLD returns errors
-/// (MPI_ERRORS_RETURN) instead of aborting, so that they reach the program's exit path.
+/// (MPI_ERRORS_RETURN) instead of aborting, so that they reach the program's exit path. A process
+/// started without mpiexec runs without Open MPI's daemon (world.cpp).
 class Session {
  public:
   Session(int& argc, char**& argv);

@@ -6,13 +6,12 @@
 
 #ifdef SHWA_TEST_WITH_MPI
 #include "device.hpp"
-
-#include <mpi.h>
+#include "world.hpp"
 #endif
 
 int main(int argc, char* argv[]) {
 #ifdef SHWA_TEST_WITH_MPI
-  MPI_Init(&argc, &argv);
+  const shwa::comm::Session mpi(argc, argv);
 #endif
   int result = 0;
   {
@@ -24,8 +23,5 @@ int main(int argc, char* argv[]) {
 #endif
     result = Catch::Session().run(argc, argv);
   }
-#ifdef SHWA_TEST_WITH_MPI
-  MPI_Finalize();
-#endif
   return result;
 }

@@ -54,6 +54,10 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// Every shwa this file starts through a shell runs under coreutils' timeout: a run that hangs
+// fails its test with timeout's exit status, 124, instead of holding the suite.
+const std::string kBounded = "timeout -k 10 300 ";
+
 struct Result {
   int code;
   std::string out, err;
@@ -63,7 +67,7 @@ struct Result {
 Result shwa(const TempDir& dir, const std::string& args, const std::string& piped_from = "") {
   const std::string out = dir / "stdout.txt", err = dir / "stderr.txt";
   // piped_from: a file `cat` pipes into shwa's standard input.
-  const std::string cmd = (piped_from.empty() ? "" : "cat " + piped_from + " | ") + std::string(SHWA_EXE) + " " +
+  const std::string cmd = (piped_from.empty() ? "" : "cat " + piped_from + " | ") + kBounded + SHWA_EXE + " " +
                           args + " > " + out + " 2> " + err;
   const int status = std::system(cmd.c_str());
   return Result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
@@ -658,7 +662,7 @@ TEST_CASE("app: the resolved deck in the output directory runs as it is, from an
 
   // Run as it is, from another current directory, into another folder: the same outputs.
   fs::create_directories(dir / "elsewhere");
-  const std::string cd = "-c 'cd " + (dir / "elsewhere") + " && exec " + SHWA_EXE + " run ../out/deck.toml --set output.dir=../again'";
+  const std::string cd = "-c 'cd " + (dir / "elsewhere") + " && exec " + kBounded + SHWA_EXE + " run ../out/deck.toml --set output.dir=../again'";
   const int status = std::system(("bash " + cd + " > " + (dir / "stdout.txt") + " 2> " + (dir / "stderr.txt")).c_str());
   INFO(slurp(dir / "stderr.txt"));
   REQUIRE(WIFEXITED(status));
@@ -857,7 +861,7 @@ TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to 
   CHECK(command == std::string(SHWA_EXE) + " run " + (dir / "deck.toml") + " --set output.dir=" + cut + " --restart");
 
   // The command it gives resumes the run, which ends bit-identical to the uninterrupted one.
-  const int resumed = std::system((command + " > " + (dir / "resumed.txt") + " 2>&1").c_str());
+  const int resumed = std::system((kBounded + command + " > " + (dir / "resumed.txt") + " 2>&1").c_str());
   INFO(slurp(dir / "resumed.txt"));
   REQUIRE(WIFEXITED(resumed));
   REQUIRE(WEXITSTATUS(resumed) == 0);
@@ -963,7 +967,7 @@ TEST_CASE("app: a closed stdout does not stop a run", "[app][closed_stdout]") {
   TempDir dir;
   write(dir / "deck.toml", kLongDamBreak);
   // A progress line after every step into `head -1`, which closes the pipe after the first.
-  const std::string cmd = "bash -c '" + std::string(SHWA_EXE) + " run " + (dir / "deck.toml") + " --set output.dir=" +
+  const std::string cmd = "bash -c '" + kBounded + SHWA_EXE + " run " + (dir / "deck.toml") + " --set output.dir=" +
                           (dir / "out") + " --set output.progress_interval=1e-9 2> " + (dir / "err.txt") +
                           " | head -1 > " + (dir / "first.txt") + "; exit ${PIPESTATUS[0]}'";
   const int status = std::system(cmd.c_str());
