@@ -26,8 +26,10 @@
 #pragma once
 // (Include kernels.hpp, not this header: it needs the helpers declared there before it.)
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -274,15 +276,36 @@ void update_row_impl(const UpdateRowsN<NT> r, int ntx, const Sums sums, Real gn2
     update_one<Friction, PerCell, NT>(r, tx, sums, gn2c, fx, fy, dt, eps, clip[tx]);
 }
 
+/// The squares of the QuietMap that a host tile's rows found active (update_row), or'ed over its
+/// rows: bit b for the square column i0 / kCells + b of the tile's first column i0. A tile wider
+/// than kMost squares has kAll where any is active. Marking these squares alone, not the whole
+/// width the tile computed, keeps the dry land beside the water of a wide tile quiet: marked, it
+/// would make the next step compute it, and mark it again.
+struct ActiveSquares {
+  static constexpr int kMost = 64;
+  static constexpr std::uint64_t kAll = ~std::uint64_t(0);
+  /// Marks `squares` over rows [j0, j1) of the tile [i0, i0 + ntx).
+  template <class E>
+  static void mark(const QuietMap<E>& q, std::uint64_t squares, int i0, int ntx, int j0, int j1) {
+    constexpr int K = QuietMap<E>::kCells;
+    if (squares == kAll) return q.mark(i0, i0 + ntx, j0, j1);
+    const int s0 = i0 / K;
+    for (; squares != 0; squares &= squares - 1) {
+      const int sq = s0 + __builtin_ctzll(squares);
+      q.mark(sq * K, sq * K + 1, j0, j1);
+    }
+  }
+};
+
 /// W^{n+1} of the ntx cells of row j from i0 on (update_cell, a row at a time), one SIMD loop
 /// (update_one), the water and NT tracers. The clipped water goes to the scratch row `clip` and is
-/// counted cell by cell, as update_cell does. Sums: SumRows or EdgeRows. Returns whether a cell of
-/// the row is active (QuietMap): a wet cell answers for a row, and only rows without one compare
-/// old and new bits.
+/// counted cell by cell, as update_cell does. Sums: SumRows or EdgeRows. Returns which of the
+/// QuietMap's squares hold an active cell of the row (ActiveSquares) where `squares_wanted`
+/// (skipping is on), else 1. A row all wet answers for all its squares without comparing bits.
 template <int NT, class E, class Sums>
-bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
+std::uint64_t update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& gn2_field,
                 bool has_n, Real gn2c, int j, int i0, int ntx, const Sums sums, Real fx, Real fy,
-                Real dt, Real eps, Real* clip, const ClipCounter<E>& clipped) {
+                Real dt, Real eps, Real* clip, const ClipCounter<E>& clipped, bool squares_wanted) {
   UpdateRowsN<NT> r{{&w.h(j, i0),   &w.qx(j, i0),   &w.qy(j, i0),   &w.hc[0](j, i0),
                       has_n ? &gn2_field(j, i0) : nullptr,
                       &out.h(j, i0), &out.qx(j, i0), &out.qy(j, i0), &out.hc[0](j, i0)}};
@@ -295,29 +318,48 @@ bool update_row(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& 
     update_row_impl<true, false>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
   else
     update_row_impl<false, false>(r, ntx, sums, gn2c, fx, fy, dt, eps, clip);
-  Real clip_max = 0, h_max = 0;  // clip_max almost always 0: then no cell needs counting
-  SHWA_SIMD_MAX2(clip_max, h_max)
+  // clip_max almost always 0: then no cell needs counting. -dry_max, the row's least depth.
+  Real clip_max = 0, dry_max = -std::numeric_limits<Real>::max();
+  SHWA_SIMD_MAX2(clip_max, dry_max)
   for (int tx = 0; tx < ntx; ++tx) {
     clip_max = shwa::max(clip_max, clip[tx]);
-    h_max = shwa::max(h_max, r.h1[tx]);
+    dry_max = shwa::max(dry_max, -r.h1[tx]);
   }
   if (clip_max > Real(0))
     for (int tx = 0; tx < ntx; ++tx)
       if (clip[tx] > Real(0)) Kokkos::atomic_add(&clipped(), double(clip[tx]));
-  if (h_max >= eps) return true;
-  int active = 0;  // (a NaN depth, which the maximum may pass over, is active here)
-  SHWA_SIMD_OR(active)
+  if (!squares_wanted) return 1;
+  constexpr int K = QuietMap<E>::kCells;
+  const int s0 = i0 / K, s1 = (i0 + ntx - 1) / K;
+  // A row all wet has an active cell in each of its squares.
+  if (-dry_max >= eps)
+    return s1 - s0 + 1 >= ActiveSquares::kMost ? ActiveSquares::kAll : (std::uint64_t(1) << (s1 - s0 + 1)) - 1;
+  // Else each cell's activity, 1 or 0, into the clip row (counted above): wet (or NaN), or else
+  // changed in any field; then each square's.
+  Real* const act = clip;
+  SHWA_SIMD
   for (int tx = 0; tx < ntx; ++tx)
-    active |= int(active_cell(r.h1[tx], r.qx1[tx], r.qy1[tx], r.hc1[tx], r.h0[tx], r.qx0[tx], r.qy0[tx],
-                              r.hc0[tx], eps));
+    act[tx] = select(active_cell(r.h1[tx], r.qx1[tx], r.qy1[tx], r.hc1[tx], r.h0[tx], r.qx0[tx], r.qy0[tx],
+                                 r.hc0[tx], eps),
+                     Real(1), Real(0));
   if constexpr (NT > 1) {
     for (int t = 1; t < NT; ++t) {
-      const Real *a = r.hc1m[t], *b = r.hc0m[t];
-      SHWA_SIMD_OR(active)
-      for (int tx = 0; tx < ntx; ++tx) active |= int(!same_bits(a[tx], b[tx]));
+      const Real *x = r.hc1m[t], *y = r.hc0m[t];
+      SHWA_SIMD
+      for (int tx = 0; tx < ntx; ++tx) act[tx] = select(same_bits(x[tx], y[tx]), act[tx], Real(1));
     }
   }
-  return active != 0;
+  auto any_in = [act](int a, int b) {
+    Real any = 0;
+    for (int tx = a; tx < b; ++tx) any = shwa::max(any, act[tx]);
+    return any > Real(0);
+  };
+  if (s1 - s0 >= ActiveSquares::kMost) return any_in(0, ntx) ? ActiveSquares::kAll : 0;
+  std::uint64_t squares = 0;
+  for (int sq = s0; sq <= s1; ++sq)
+    if (any_in(std::max(sq * K, i0) - i0, std::min((sq + 1) * K, i0 + ntx) - i0))
+      squares |= std::uint64_t(1) << (sq - s0);
+  return squares;
 }
 
 /// Shrinks a host tile to the part of it that is not skipped (QuietMap::active_part); false where
@@ -495,15 +537,17 @@ void host_flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, 
           roe_row(s.row(1, 0, -1), s.row(1, 0, 0), ntx, g, sg, eps, ym, south);
           Real* const clip = s.clip();
           int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
+          std::uint64_t squares = 0;  // and the squares of those cells (ActiveSquares)
           for (int ty = 0; ty < nty; ++ty) {
             roe_row(s.row(0, -1, ty), s.row(0, 0, ty), ntx + 1, g, sg, eps, xm, xp);
             roe_row(s.row(1, 0, ty), s.row(1, 0, ty + 1), ntx, g, sg, eps, ym, north);
-            if (update_row<NT>(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
-                               EdgeRows<NT>{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped))
-              lo = std::min(lo, ty), hi = ty;
+            if (const std::uint64_t a =
+                    update_row<NT>(w, out, gn2_field, has_n, gn2c, tl.j0 + ty, tl.i0, ntx,
+                                   EdgeRows<NT>{xm, xp, south, ym}, fx, fy, dt, eps, clip, clipped, q.on))
+              lo = std::min(lo, ty), hi = ty, squares |= a;
             std::swap(south, north);
           }
-          if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
+          if (q.on && lo <= hi) ActiveSquares::mark(q, squares, tl.i0, ntx, tl.j0 + lo, tl.j0 + hi + 1);
         }
       });
 }
@@ -605,6 +649,7 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
             if (fluxes_impl(j, i0, maybe_dry, std::false_type{})) fluxes_impl(j, i0, maybe_dry, std::true_type{});
           };
           int lo = nty, hi = -1;  // the tile's first and last rows with an active cell
+          std::uint64_t squares = 0;  // and the squares of those cells (ActiveSquares)
           for (int ty = 0; ty < nty; ++ty) {
             const int j = tl.j0 + ty, i0 = tl.i0;
             Real hmin = std::numeric_limits<Real>::max();
@@ -617,11 +662,11 @@ void host_flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, 
               fluxes(j, i0, std::false_type{});
             else
               fluxes(j, i0, std::true_type{});
-            if (update_row<NT>(w, out, gn2_field, has_n, gn2c, j, i0, ntx, SumRows<NT>{mxr, myr}, fx, fy,
-                               dt, eps, clip, clipped))
-              lo = std::min(lo, ty), hi = ty;
+            if (const std::uint64_t a = update_row<NT>(w, out, gn2_field, has_n, gn2c, j, i0, ntx,
+                                                       SumRows<NT>{mxr, myr}, fx, fy, dt, eps, clip, clipped, q.on))
+              lo = std::min(lo, ty), hi = ty, squares |= a;
           }
-          if (q.on && lo <= hi) q.mark(tl.i0, tl.i0 + ntx, tl.j0 + lo, tl.j0 + hi + 1);
+          if (q.on && lo <= hi) ActiveSquares::mark(q, squares, tl.i0, ntx, tl.j0 + lo, tl.j0 + hi + 1);
         }
       });
 }
