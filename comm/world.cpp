@@ -10,11 +10,11 @@
 namespace shwa::comm {
 
 Session::Session(int& argc, char**& argv) {
-  // A process started without mpiexec (a singleton) is a world of one. Open MPI would start a
-  // daemon beside it (orted) that only spawning processes needs, which shwa never does: about
-  // 0.1 s of every start, and one more process whose hang would hold the run. Without it, unless
-  // the user's environment says otherwise; other MPI implementations ignore the variable, and
-  // under mpiexec it does not apply.
+  // A process started without mpiexec (a singleton) is a world of one, beside which Open MPI
+  // would start a daemon (orted) that only spawning processes needs; shwa never spawns. Without
+  // it a start takes about 0.1 s less and the run has one process fewer. Where the environment
+  // sets the variable, it decides; other MPI implementations ignore it, and under mpiexec it does
+  // not apply.
   setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   MPI_Init(&argc, &argv);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

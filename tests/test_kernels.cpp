@@ -230,7 +230,7 @@ TEST_CASE("skipped land is not computed: a cell changed behind the QuietMap's ba
   // west side sloshes inside its banks while the land east of them stays dry and quiet. Then one
   // land cell far from the water and from the sides is given fast water in both runs, behind the
   // QuietMap's back. Computing everything, the CFL pass sees it (a much shorter step) and the
-  // update spreads it to the cells around; skipping, the CFL pass and the update both pass it by.
+  // update carries it downstream; skipping, the CFL pass and the update both pass it by.
   Case c;
   c.grid = Grid::single(256, 128, 1.0, 1.0);
   c.init = [](double x, double, CellInit& s) {
@@ -260,7 +260,7 @@ TEST_CASE("skipped land is not computed: a cell changed behind the QuietMap's ba
       CHECK(dt_off < 0.5 * dt_on);
       r.on.step(1e300, r.ex);
       r.off.step(1e300, r.ex);
-      // The flow is supercritical: the water reaches the cell downstream only.
+      // The flow is supercritical: in one step the water reaches the cell downstream only.
       const HostState on = read_back(r.on), off = read_back(r.off);
       CHECK(on.at(on.h, pi + 1, pj) == 0.0);
       CHECK(off.at(off.h, pi + 1, pj) > 0.0);

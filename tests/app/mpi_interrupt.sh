@@ -4,8 +4,7 @@
 # writes the checkpoint and names the step once, and one process resumes from it to the end with
 # the files of one uninterrupted process, byte for byte.
 # Each run has LIMIT seconds (default 120; a run takes a few): one that hangs fails the test,
-# naming the run, with its processes' states and output, instead of holding ctest (whose own time
-# limit ends this script but not the runs it started, whose open output keeps ctest waiting).
+# naming the run, with its processes' states and output, instead of holding the suite.
 #   mpi_interrupt.sh MPIEXEC "MPIEXEC FLAGS" SHWA DECK SCRATCH_DIR
 set -u
 mpiexec=$1 flags=$2 exe=$3 deck=$4 dir=$5 limit=${LIMIT:-120}
