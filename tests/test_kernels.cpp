@@ -187,6 +187,37 @@ TEST_CASE("skipping dry land gives the fields of computing everything, bit for b
   }
 }
 
+TEST_CASE("a host tile wider than the squares a mask holds skips land, bit for bit", "[kernels]") {
+  // A host tile marks the squares of its active cells (ActiveSquares), and one whose part to
+  // compute spans more than 64 squares marks that part's whole width. Three pools along a
+  // 1200-cell strip, each with a collapsing mound, dry banks between them. With 560-cell tiles
+  // the middle tile holds two pools more than 64 squares apart and touches no side, so only its
+  // own marks keep its water computed; 200-cell tiles mark by the mask. (The device runs its own
+  // narrower tiles.)
+  Case c;
+  c.grid = Grid::single(1200, 24, 1.0, 1.0);
+  c.init = [](double x, double y, CellInit& s) {
+    double r2 = 1e9;
+    for (double cx : {150.0, 580.0, 1100.0}) r2 = std::min(r2, (x - cx) * (x - cx) + (y - 12) * (y - 12));
+    s.H = 0.6 - r2 / 400.0;
+    s.eta = r2 < 25 ? 0.5 : 0.0;
+    s.c[0] = x < 600 ? 1.0 : 0.0;
+  };
+  for (Tiling t0 : {Tiling{560, 4}, Tiling{200, 8}}) {
+    const Tiling t = fitted(t0);
+    CAPTURE(t.tx, t.ty);
+    SkipOnOff r(c, Variant::Decoupled, t);
+    double quiet_min = 1;
+    for (int k = 0; k < 5; ++k) {
+      for (int n = 0; n < 40; ++n) r.step(1e300);
+      REQUIRE(same_bits(read_back(r.on), read_back(r.off)));
+      quiet_min = std::min(quiet_min, r.on.quiet_fraction());
+    }
+    // (The 560-cell tiles mark most of the strip: the whole width of each part they compute.)
+    if (t.tx < 512) CHECK(quiet_min > 0.1);
+  }
+}
+
 TEST_CASE("skipping dry land follows a boundary that floods quiet land, bit for bit", "[kernels]") {
   // A shore dry from the start, quiet after the first steps; the west side's stage then rises
   // above its bed and floods it. The ghost cells change while the cells next to them are quiet:
