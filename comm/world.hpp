@@ -18,7 +18,8 @@ namespace shwa::comm {
 
 /// MPI_Init and MPI_Finalize around a program (around Kokkos too). MPI_COMM_WORLD returns errors
 /// (MPI_ERRORS_RETURN) instead of aborting, so that they reach the program's exit path. A process
-/// started without mpiexec runs without Open MPI's daemon (world.cpp).
+/// started without a launcher runs without Open MPI's daemon and interconnect transports
+/// (world.cpp).
 class Session {
  public:
   Session(int& argc, char**& argv);
@@ -26,6 +27,10 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 };
+
+/// Whether a launcher (mpiexec, srun, ...) started this process as a rank of a job, as the
+/// environment names it; false for a process started on its own.
+bool launched_as_rank();
 
 /// The ranks sharing this rank's node (and its host memory).
 struct Node {

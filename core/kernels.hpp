@@ -1065,12 +1065,18 @@ void with_tracers(int ntracers, const F& f) {
   }
 }
 
-/// The update's state and its output carry the same tracers.
+/// What an update's arguments must agree on: the state and its output carry the same tracers; the
+/// ghost layers are written only with the step from the device; a host takes the step as a value.
 template <class E>
-void check_tracers(const Conserved<E>& w, const Conserved<E>& out) {
+void check_update(const Conserved<E>& w, const Conserved<E>& out, const StepDt& step,
+                  const StaticGhosts& ghosts) {
   if (w.ntracers != out.ntracers)
     throw std::invalid_argument("the update reads " + std::to_string(w.ntracers) + " tracers and writes " +
                                 std::to_string(out.ntracers));
+  if (ghosts.on && !step.on_device())
+    throw std::logic_error("the update writes ghost layers only with the step from the device");
+  if (is_host_space<E>() && step.on_device())
+    throw std::logic_error("host updates take the step as a value (StepDt::value)");
 }
 
 /// The update kernels' arguments of a launch.
@@ -1097,13 +1103,7 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
                            const detail::StaticGhosts& ghosts = {}, const E& space = E()) {
   if (box.empty()) return;
-  detail::check_tracers(w, out);
-  if (ghosts.on && !step.on_device())
-    throw std::logic_error("the update writes ghost layers only with the step from the device");
-  if constexpr (is_host_space<E>()) {
-    if (step.on_device())
-      throw std::logic_error("host updates take the step as a value (StepDt::value)");
-  }
+  detail::check_update(w, out, step, ghosts);
   detail::with_tracers(w.ntracers, [&](auto nt) {
     constexpr int NT = decltype(nt)::value;
     if constexpr (is_host_space<E>()) {
@@ -1131,13 +1131,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
                            const detail::StaticGhosts& ghosts = {}, const E& space = E()) {
   if (box.empty()) return;
-  detail::check_tracers(w, out);
-  if (ghosts.on && !step.on_device())
-    throw std::logic_error("the update writes ghost layers only with the step from the device");
-  if constexpr (is_host_space<E>()) {
-    if (step.on_device())
-      throw std::logic_error("host updates take the step as a value (StepDt::value)");
-  }
+  detail::check_update(w, out, step, ghosts);
   detail::with_tracers(w.ntracers, [&](auto nt) {
     constexpr int NT = decltype(nt)::value;
     if constexpr (is_host_space<E>()) {

@@ -151,3 +151,10 @@ TEST_CASE("World: the MPI library's name", "[world]") {
   CHECK(v.find('\n') == std::string::npos);
   CHECK(World::cuda_aware() == mpi_cuda_aware());
 }
+
+TEST_CASE("World: a rank that mpiexec started knows it was launched", "[world]") {
+  // These tests run under mpiexec, at every rank count; a rank that took itself for a process
+  // started on its own would replace its MPI's choice of transport with one for a world of one
+  // (Session).
+  CHECK(launched_as_rank());
+}
