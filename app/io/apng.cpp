@@ -10,24 +10,18 @@
 #include "io/atomic_file.hpp"
 #include "io/checkpoint.hpp"
 #include "io/error.hpp"
+#include "io/png_format.hpp"
 
 namespace shwa::io {
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
+using png_format::Bytes;
+using png_format::get_u32;
+using png_format::kMaxChunkData;
+using png_format::kSignature;
+using png_format::put_u32;
 
-constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-// The most image data one IDAT or fdAT chunk of the animation carries: far below the format's
-// 2^31 - 1 bytes a chunk, so that fdAT's 4 extra bytes never overflow it.
-constexpr std::size_t kMaxChunkData = std::size_t(1) << 20;
-
-std::uint32_t get_u32(const std::uint8_t* p) {
-  return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | std::uint32_t(p[3]);
-}
-void put_u32(Bytes& b, std::uint32_t v) {
-  for (int s = 24; s >= 0; s -= 8) b.push_back(std::uint8_t(v >> s));
-}
 void put_u16(Bytes& b, unsigned v) {
   b.push_back(std::uint8_t(v >> 8));
   b.push_back(std::uint8_t(v));
@@ -97,16 +91,6 @@ Bytes read_file(const std::string& path) {
   return b;
 }
 
-// The IHDR of an 8-bit RGBA image, not interlaced: what libpng's simplified writer gives.
-Bytes rgba_ihdr(std::uint32_t width, std::uint32_t height) {
-  Bytes d;
-  put_u32(d, width);
-  put_u32(d, height);
-  // Bit depth 8, colour type 6 (RGBA), compression 0, filter 0, no interlace.
-  d.insert(d.end(), {std::uint8_t(8), std::uint8_t(6), std::uint8_t(0), std::uint8_t(0), std::uint8_t(0)});
-  return d;
-}
-
 // The frame decoded and encoded again as 8-bit RGBA on a width x height canvas (at least the
 // frame's size), the frame at its top-left corner and the rest transparent.
 Png onto_canvas(const std::string& name, const Bytes& file, std::uint32_t width, std::uint32_t height) {
@@ -122,41 +106,15 @@ Png onto_canvas(const std::string& name, const Bytes& file, std::uint32_t width,
     throw OutputError(name + ": cannot make an animation of it: " +
                       (image.message[0] ? std::string(image.message) : std::string("larger than the canvas")));
   }
-  png_image out{};
-  out.version = PNG_IMAGE_VERSION;
-  out.width = width;
-  out.height = height;
-  out.format = PNG_FORMAT_RGBA;
-  png_alloc_size_t size = 0;
-  Bytes encoded;
-  if (png_image_write_to_memory(&out, nullptr, &size, 0, pixels.data(), 0, nullptr)) {
-    encoded.resize(size);
-    if (!png_image_write_to_memory(&out, encoded.data(), &size, 0, pixels.data(), 0, nullptr)) encoded.clear();
-  }
-  if (encoded.empty()) throw OutputError(name + ": cannot make an animation of it: " + out.message);
-  encoded.resize(size);
-  return parse_png(name, encoded);
+  // libpng's reader gives sRGB pixels (PNG_FORMAT_RGBA), as write_rgba_png marks them.
+  Png png;
+  png.chunks = {{"IHDR", png_format::rgba_ihdr(width, height)},
+                {"sRGB", Bytes{0}},
+                {"IDAT", png_format::rgba_image_data(width, height, pixels.data())}};
+  png.width = width;
+  png.height = height;
+  return png;
 }
-
-class ChunkWriter {
- public:
-  explicit ChunkWriter(AtomicFile& out) : out_(out) {}
-  void put(const char* type, const Bytes& data) {
-    Bytes head;
-    put_u32(head, std::uint32_t(data.size()));
-    head.insert(head.end(), type, type + 4);
-    std::uint32_t crc = crc32(type, 4);
-    crc = crc32(data.data(), data.size(), crc);
-    Bytes tail;
-    put_u32(tail, crc);
-    out_.write(head.data(), head.size());
-    out_.write(data.data(), data.size());
-    out_.write(tail.data(), tail.size());
-  }
-
- private:
-  AtomicFile& out_;
-};
 
 }  // namespace
 
@@ -169,11 +127,11 @@ void write_apng(const std::string& path, const std::vector<std::string>& frames,
     width = std::max(width, png.width);
     height = std::max(height, png.height);
   }
-  const Bytes ihdr = rgba_ihdr(width, height);
+  const Bytes ihdr = png_format::rgba_ihdr(width, height);
 
   AtomicFile out(path);
   out.write(kSignature, sizeof kSignature);
-  ChunkWriter w(out);
+  png_format::ChunkWriter w(out);
   w.put("IHDR", ihdr);
   Bytes actl;
   put_u32(actl, std::uint32_t(frames.size()));

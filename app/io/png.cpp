@@ -1,7 +1,5 @@
 #include "io/png.hpp"
 
-#include <png.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,7 +7,7 @@
 #include <vector>
 
 #include "io/atomic_file.hpp"
-#include "io/error.hpp"
+#include "io/png_format.hpp"
 
 namespace shwa::io {
 
@@ -273,20 +271,9 @@ void write_png(const std::string& path, int nx, int ny, const FieldRef& field, c
     pixels = std::move(canvas.rgba);
   }
 
-  // libpng's simplified API reports errors in image.message instead of through longjmp.
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  image.width = static_cast<png_uint_32>(width);
-  image.height = static_cast<png_uint_32>(height);
-  image.format = PNG_FORMAT_RGBA;
-  png_alloc_size_t size = 0;
-  if (!png_image_write_to_memory(&image, nullptr, &size, 0, pixels.data(), 0, nullptr))
-    throw OutputError(path + ": cannot encode PNG: " + image.message);
-  std::vector<std::uint8_t> png(size);
-  if (!png_image_write_to_memory(&image, png.data(), &size, 0, pixels.data(), 0, nullptr))
-    throw OutputError(path + ": cannot encode PNG: " + image.message);
   AtomicFile out(path);
-  out.write(png.data(), size);
+  png_format::write_rgba_png(out, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
+                             pixels.data());
   out.commit();
 }
 

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "apng_reader.hpp"
 #include "io_test_util.hpp"
 #include "png_decode.hpp"
 
@@ -66,6 +67,36 @@ TEST_CASE("png: pixels, north up, NaN transparent or grey, scaled", "[io][png]")
   CHECK(dir.files() == std::vector<std::string>{"g.png", "q.png"});
   style.vmax = -1;
   CHECK_THROWS_AS(shwa::io::write_png(dir / "x.png", 3, 2, FieldRef("c", f.data()), style), std::invalid_argument);
+}
+
+TEST_CASE("png: an image whose data fills several IDAT chunks reads back cell for cell", "[io][png]") {
+  // 1500 x 1000 cells of scattered values (hardly compressible: more than the 1 MB one IDAT chunk
+  // carries), some NaN.
+  TempDir dir;
+  const int nx = 1500, ny = 1000;
+  std::vector<double> v(std::size_t(nx) * ny);
+  std::uint32_t x = 12345;
+  for (double& c : v) {
+    x = x * 1664525u + 1013904223u;
+    c = (x >> 8) % 97 == 0 ? std::nan("") : double(x >> 8) / double(1u << 24);
+  }
+  PngStyle style;
+  shwa::io::write_png(dir / "big.png", nx, ny, FieldRef("h", v.data()), style);
+  const auto file = apng_test::as_bytes(shwa::io::test::slurp(dir / "big.png"));
+  std::size_t idat = 0;
+  for (const auto& [type, data] : apng_test::png_chunks(file)) idat += type == "IDAT";
+  CHECK(idat >= 2);
+  const Image img = read_png(dir / "big.png");
+  REQUIRE(img.width == unsigned(nx));
+  REQUIRE(img.height == unsigned(ny));
+  std::size_t wrong = 0;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const double c = v[std::size_t(j) * nx + i];
+      const auto want = std::isnan(c) ? std::array<std::uint8_t, 4>{128, 128, 128, 0} : opaque(viridis(c));
+      wrong += img.at(unsigned(i), unsigned(ny - 1 - j)) != want;
+    }
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("png: scale bar lengths and legend numbers", "[io][png]") {
