@@ -863,6 +863,7 @@ MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::
   m.manning_field = manning_field;
   m.tracers = cfg.params.tracers;
   m.maxima = cfg.out.maxima;
+  m.frames = !cfg.out.formats.empty();
   m.asc = cfg.out.has_format("asc");
   m.png = cfg.out.has_format("png");
   m.png_scale = cfg.out.png_scale;

@@ -31,7 +31,11 @@ class MpiCollective final : public Collective {
       : cart_(cart), world_(cart), ex_(ex) {}
   int rank() const override { return world_.rank(); }
   int ranks() const override { return world_.size(); }
-  std::vector<double> gather(const std::vector<double>& owned, const Grid&) override { return world_.gather(owned); }
+  using Collective::gather;
+  void gather(const std::vector<double>& owned, const Grid&, std::vector<double>& whole) override {
+    std::vector<double> all = world_.gather(owned);
+    if (root()) whole = std::move(all);
+  }
   std::vector<double> scatter(const std::vector<double>& global, const Grid&) override {
     return world_.scatter(global);
   }

@@ -69,18 +69,23 @@ std::vector<std::string> maxima_names(const std::vector<std::string>& pollutants
   return out;
 }
 
+void derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
+                    const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
+                    const std::vector<std::string>& pollutants, FieldMap& out) {
+  const std::size_t n = h.size();
+  for (const RunField& field : run_fields(output_field_names(), pollutants)) {
+    const std::vector<double>& c = hc[std::size_t(std::max(field.pollutant, 0))];
+    std::vector<double>& v = out[field.name];
+    v.resize(n);
+    for (std::size_t k = 0; k < n; ++k) v[k] = field.info->value(CellValues{h[k], qx[k], qy[k], c[k], H[k], eps_h});
+  }
+}
+
 FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
                         const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
                         const std::vector<std::string>& pollutants) {
-  const std::size_t n = h.size();
   FieldMap f;
-  for (const RunField& field : run_fields(output_field_names(), pollutants)) {
-    const std::vector<double>& c = hc[std::size_t(std::max(field.pollutant, 0))];
-    std::vector<double>& out = f[field.name];
-    out.resize(n);
-    for (std::size_t k = 0; k < n; ++k)
-      out[k] = field.info->value(CellValues{h[k], qx[k], qy[k], c[k], H[k], eps_h});
-  }
+  derived_fields(h, qx, qy, hc, H, eps_h, pollutants, f);
   return f;
 }
 

@@ -93,7 +93,12 @@ std::vector<std::string> run_field_names(const std::vector<std::string>& names,
 std::vector<std::string> maxima_names(const std::vector<std::string>& pollutants);
 
 /// Every field of run_fields(output_field_names(), pollutants) over cells from the conserved ones
-/// (row-major arrays of one size; hc[p] is pollutant p's mass per area).
+/// (row-major arrays of one size; hc[p] is pollutant p's mass per area), into `out` (the storage of
+/// the fields it holds reused).
+void derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
+                    const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
+                    const std::vector<std::string>& pollutants, FieldMap& out);
+/// The same, as a new map.
 FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
                         const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
                         const std::vector<std::string>& pollutants);

@@ -56,16 +56,19 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // Set-up: the Manning values of the padded block, the mirrors of the fields set, the gather
   // of the bathymetry.
   const U setup = run + D * P + mirror * (F + 1 + man) + D * B + (m.root ? D * N : 0);
-  // An output: the block's conserved fields, its bottom and its 4 + t derived ones, on the root
-  // the derived fields of the whole grid and a gather's buffer, and the writers' copies.
+  // An output (or the comparison with an exact solution at the end): the block's conserved
+  // fields, its bottom and its 4 + t derived ones, on the root the derived fields of the whole
+  // grid (all kept for the next output where the run writes frames), a gather's buffer and the
+  // writers' copies.
   U writer = 0;
   if (m.root && m.asc) writer = std::max(writer, D * N);
   if (m.root && m.png) writer = std::max(writer, 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale));
-  const U frame = run + (F + 1 + 4 + t) * D * B + mirror + (m.root ? (4 + t + 1) * D * N + writer : 0);
+  const U kept = (F + 1 + 4 + t) * D * B + mirror + (m.root ? (4 + t) * D * N : 0);
+  const U frame = run + kept + (m.root ? D * N + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
   // one being gathered, a gather's buffer, the gathered doubles and their copy.
   const U arrays = F + maps;
-  const U checkpoint = run + D * B + mirror + (m.root ? arrays * r * N + 3 * D * N : 0);
+  const U checkpoint = run + (m.frames ? kept : 0) + D * B + mirror + (m.root ? arrays * r * N + 3 * D * N : 0);
   // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from
   // doubles of the whole grid.
   const U restart = m.restart ? run + D * B + mirror + (m.root ? 2 * arrays * r * N + 2 * D * N : 0) : 0;

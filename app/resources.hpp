@@ -10,11 +10,12 @@
 //     bathymetry (and g n^2 with a Manning raster, with the field it comes from at set-up), the
 //     QuietMap, the diagnostics' 2 packed copies and the 3 maxima maps of the owned cells, the
 //     gauge buffer and the halo buffers;
-//   - on the root rank, the gathered bathymetry kept for the outputs, and at an output the
-//     derived fields of the block and of the whole grid (5 each) with a gather's buffer and the
-//     writers' own copies (ESRI ASCII a raster, PNG two fields and the image); at a checkpoint
-//     the whole-grid arrays in the run's precision with a gather's buffers; on a restart the
-//     checkpoint read whole and its arrays;
+//   - on the root rank, the gathered bathymetry kept for the outputs; at an output the block's
+//     fields on the host and their derived fields, on the root those of the whole grid too (5
+//     each), kept from the first output on, with a gather's buffer and the writers' own copies
+//     (ESRI ASCII a raster, PNG two fields and the image); at a checkpoint the whole-grid arrays
+//     in the run's precision with a gather's buffers; on a restart the checkpoint read whole and
+//     its arrays;
 //   - where the device's memory is not the host's, the host mirrors of the padded fields.
 // Program code, libraries and the runtime are a fixed allowance. Where the build's device memory
 // is host memory (Serial, OpenMP) the two add up against the host's.
@@ -40,6 +41,7 @@ struct MemoryModel {
   bool manning_field = false;   // a Manning raster: a sixth initial field, g n^2 on the device
   int tracers = 1;              // pollutants: one conserved field, maxima maps and output field each
   bool maxima = true;           // output.maxima: 3 more arrays in checkpoints
+  bool frames = false;          // output formats: the run keeps an output's buffers between outputs
   bool asc = false, png = false;  // writers that copy whole fields on the root
   int png_scale = 1;
   int gauges = 0;

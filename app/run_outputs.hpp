@@ -44,6 +44,8 @@ class RunOutputs {
   /// grid, on the root).
   void open(ResumeFrom resume, const std::vector<double>& H_global);
 
+  /// Whether the run writes frames: it has output formats.
+  bool writes_frames() const { return !formats_.empty(); }
   /// Each format's writes of a frame.
   void write(const Frame& frame);
   /// Each format's maxima maps.

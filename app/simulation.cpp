@@ -141,7 +141,8 @@ class BlockRun {
   void flush_gauges();
   // Outputs and checkpoints.
   std::vector<double> gather(const Field<E>& f, const Grid& g) { return coll_.gather(owned_to_host(f, g), g); }
-  Frame frame(int index);
+  void describe(Frame& f, int index) const;
+  const Frame& frame(int index);
   Frame maxima_frame();
   /// The maxima maps by their names in files (maxima_names): hmax, each pollutant's cmax and arrival.
   std::vector<std::pair<std::string, Field<E>>> maxima_maps() const {
@@ -174,6 +175,12 @@ class BlockRun {
   std::vector<bool> gauge_here_;  // gauge k lies in this block
   RunOutputs outputs_;
   std::vector<double> H_global_;  // on the root
+  // The buffers of an output, kept from one to the next (resources.hpp counts them): the frame,
+  // the block's conserved fields and bottom on the host, and a device field's host mirror.
+  Frame frame_;
+  std::vector<double> host_h_, host_qx_, host_qy_, host_H_;
+  std::vector<std::vector<double>> host_hc_;
+  HostMirror<Field<E>> stage_;
   int px_ = 1, py_ = 1;
   std::string transport_ = "none";
 
@@ -393,9 +400,9 @@ void BlockRun<E>::blow_up(const std::string& what) {
   throw BlowUp(msg);
 }
 
+/// A frame's time and geometry.
 template <class E>
-Frame BlockRun<E>::frame(int index) {
-  Frame f;
+void BlockRun<E>::describe(Frame& f, int index) const {
   f.index = index;
   f.time = solver_.time();
   f.grid = cfg_.grid;
@@ -403,34 +410,43 @@ Frame BlockRun<E>::frame(int index) {
   f.pieces = coll_.pieces(f.piece);
   f.rank = coll_.rank();
   f.ranks = coll_.ranks();
+}
+
+/// The fields of the current state, in the buffers of the frame before (same names and sizes).
+template <class E>
+const Frame& BlockRun<E>::frame(int index) {
+  Frame& f = frame_;
+  describe(f, index);
   const Conserved<E>& w = solver_.state();
-  const double eps = cfg_.params.eps_h;
-  std::vector<std::vector<double>> hc;
-  for (int p = 0; p < w.ntracers; ++p) hc.push_back(owned_to_host(w.hc[p], block_));
-  f.local = derived_fields(owned_to_host(w.h, block_), owned_to_host(w.qx, block_), owned_to_host(w.qy, block_), hc,
-                           owned_to_host(solver_.bathymetry(), block_), eps, cfg_.pollutants);
-  for (const auto& [name, v] : f.local) {
-    std::vector<double> all = coll_.gather(v, block_);
-    if (coll_.root()) f.global[name] = std::move(all);
-  }
+  owned_to_host(w.h, block_, host_h_, stage_);
+  owned_to_host(w.qx, block_, host_qx_, stage_);
+  owned_to_host(w.qy, block_, host_qy_, stage_);
+  host_hc_.resize(std::size_t(w.ntracers));
+  for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
+  if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // set once, at set-up
+  derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
+  std::vector<double> none;  // what ranks other than the root gather
+  for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);
   return f;
 }
 
+/// The maxima maps, at the end: the output buffers go first, so that the run's peak of memory is
+/// that of an output (resources.hpp).
 template <class E>
 Frame BlockRun<E>::maxima_frame() {
   settle_maxima();
-  Frame f = frame(-1);
+  frame_ = Frame();
+  host_h_ = host_qx_ = host_qy_ = std::vector<double>();
+  host_hc_.clear();
+  Frame f;
+  describe(f, -1);
   const Grid mg = unpadded(block_);
-  f.local.clear();
-  f.global.clear();
-  for (const auto& [name, map] : maxima_maps()) f.local[name] = owned_to_host(map, mg);
+  for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
   for (const std::string& p : cfg_.pollutants)
     for (double& t : f.local[pollutant_field("arrival", p)])
       if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
-  for (const auto& [name, v] : f.local) {
-    std::vector<double> all = coll_.gather(v, block_);
-    if (coll_.root()) f.global[name] = std::move(all);
-  }
+  std::vector<double> none;
+  for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);
   return f;
 }
 
@@ -472,7 +488,7 @@ void BlockRun<E>::write_checkpoint() {
 template <class E>
 void BlockRun<E>::compare_with_exact() {
   if (!cfg_.exact) return;
-  const Frame f = frame(0);
+  const Frame& f = frame(0);
   if (!coll_.root()) return;
   const Domain& g = cfg_.grid;
   const std::vector<double>& h = f.global.at("h");
@@ -548,7 +564,7 @@ void BlockRun<E>::after_step(double dt, double stop, OutputSchedule& schedule, L
 template <class E>
 void BlockRun<E>::write_output(int index) {
   flush_gauges();
-  outputs_.write(frame(index));
+  if (outputs_.writes_frames()) outputs_.write(frame(index));
   ++stats_.outputs;
   if (frames_ >= 0) ++frames_;
 }
@@ -581,7 +597,7 @@ void BlockRun<E>::stop_at_step_limit() {
 /// The maxima maps, then every format closes its files.
 template <class E>
 void BlockRun<E>::finish_outputs() {
-  if (cfg_.out.maxima) outputs_.write_maxima(maxima_frame());
+  if (cfg_.out.maxima && outputs_.writes_frames()) outputs_.write_maxima(maxima_frame());
   outputs_.finish(RunEnd::Complete);
 }
 

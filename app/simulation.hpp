@@ -50,8 +50,15 @@ class Collective {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
   bool root() const { return rank() == 0; }
-  /// The whole grid on the root, from each rank's owned cells (row-major); empty elsewhere.
-  virtual std::vector<double> gather(const std::vector<double>& owned, const Grid& block) = 0;
+  /// The whole grid into `whole` on the root (its storage reused where it can be), from each
+  /// rank's owned cells (row-major); `whole` is left as it is elsewhere.
+  virtual void gather(const std::vector<double>& owned, const Grid& block, std::vector<double>& whole) = 0;
+  /// The whole grid on the root; empty elsewhere.
+  std::vector<double> gather(const std::vector<double>& owned, const Grid& block) {
+    std::vector<double> whole;
+    gather(owned, block, whole);
+    return whole;
+  }
   /// This block's owned cells of a whole-grid field that the root holds (restart).
   virtual std::vector<double> scatter(const std::vector<double>& global, const Grid& block) = 0;
   /// Every rank's block, on the root.
@@ -88,7 +95,8 @@ class SingleRank final : public Collective {
  public:
   int rank() const override { return 0; }
   int ranks() const override { return 1; }
-  std::vector<double> gather(const std::vector<double>& owned, const Grid&) override { return owned; }
+  using Collective::gather;
+  void gather(const std::vector<double>& owned, const Grid&, std::vector<double>& whole) override { whole = owned; }
   std::vector<double> scatter(const std::vector<double>& global, const Grid&) override { return global; }
   std::vector<Extent> pieces(const Extent& mine) override { return {mine}; }
   void broadcast(std::vector<double>&) override {}

@@ -73,14 +73,32 @@ void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
   s.finalize_setup(ex);
 }
 
+/// The owned cells of a field copied into `out` (resized; its storage reused), row-major (j * nx + i,
+/// j = 0 the southern row). Where the field is not in host memory it goes through `stage`, a host
+/// mirror kept between calls (made, or made again, to the field's extents).
+template <class View>
+void owned_to_host(const View& f, const Grid& g, std::vector<double>& out, HostMirror<View>& stage) {
+  out.resize(size_t(g.nx) * g.ny);
+  auto copy_from = [&](const auto& m) {
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) out[size_t(j) * g.nx + i] = double(m(j + g.ng, i + g.ng));
+  };
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename View::memory_space>::accessible) {
+    Kokkos::fence();  // the kernels writing f are done (a device's memory the host can read too)
+    copy_from(f);
+  } else {
+    if (stage.extent(0) != f.extent(0) || stage.extent(1) != f.extent(1)) stage = Kokkos::create_mirror_view(f);
+    Kokkos::deep_copy(stage, f);
+    copy_from(stage);
+  }
+}
+
 /// The owned cells of a field, copied to the host, row-major (j * nx + i, j = 0 the southern row).
 template <class View>
 std::vector<double> owned_to_host(const View& f, const Grid& g) {
-  auto m = Kokkos::create_mirror_view(f);
-  Kokkos::deep_copy(m, f);
-  std::vector<double> out(size_t(g.nx) * g.ny);
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) out[size_t(j) * g.nx + i] = double(m(j + g.ng, i + g.ng));
+  std::vector<double> out;
+  HostMirror<View> stage;
+  owned_to_host(f, g, out, stage);
   return out;
 }
 

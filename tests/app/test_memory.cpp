@@ -251,6 +251,7 @@ TEST_CASE("memory: blocks of a decomposition need their share; rank 0 the whole 
   m.nx = 4000;
   m.ny = 3000;
   m.device_is_host = false;  // the parts apart
+  m.frames = true;
   m.png = true;
   const MemoryEstimate one = estimate_memory(m);
   m.px = 2;
