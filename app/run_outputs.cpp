@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <thread>
 
 namespace shwa::app {
 
@@ -68,16 +69,33 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
   });
 }
 
+// Runs f on every format at once, each but the first on a thread of its own: the formats write
+// files of their own from the same frame, and while one waits on the file system another encodes.
+// The error of the first format that had one, in their order, is thrown.
+template <class F>
+void RunOutputs::each_format_at_once(F&& f) {
+  std::vector<std::exception_ptr> errors(formats_.size());
+  auto run = [&](std::size_t k) {
+    try {
+      f(*formats_[k]);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t k = 1; k < formats_.size(); ++k) threads.emplace_back(run, k);
+  if (!formats_.empty()) run(0);
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 void RunOutputs::write(const Frame& frame) {
-  coll_.collectively([&] {
-    for (auto& f : formats_) f->write(frame);
-  });
+  coll_.collectively([&] { each_format_at_once([&](OutputFormat& f) { f.write(frame); }); });
 }
 
 void RunOutputs::write_maxima(const Frame& frame) {
-  coll_.collectively([&] {
-    for (auto& f : formats_) f->write_maxima(frame);
-  });
+  coll_.collectively([&] { each_format_at_once([&](OutputFormat& f) { f.write_maxima(frame); }); });
 }
 
 void RunOutputs::finish(RunEnd end) {

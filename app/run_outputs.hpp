@@ -46,9 +46,10 @@ class RunOutputs {
 
   /// Whether the run writes frames: it has output formats.
   bool writes_frames() const { return !formats_.empty(); }
-  /// Each format's writes of a frame.
+  /// Each format's writes of a frame, the formats at once (each on a thread of its own); an
+  /// error is that of the first format in the deck's order that had one.
   void write(const Frame& frame);
-  /// Each format's maxima maps.
+  /// Each format's maxima maps, in the same way.
   void write_maxima(const Frame& frame);
   /// Each format closes its files (OutputFormat::finish).
   void finish(RunEnd end);
@@ -70,6 +71,8 @@ class RunOutputs {
   std::map<std::string, std::string> definition_;  // on the root
   OutputLock lock_;  // held by the root while the run writes in the output directory
   std::vector<std::unique_ptr<OutputFormat>> formats_;
+  template <class F>
+  void each_format_at_once(F&& f);
   std::optional<io::GaugeWriter> gauges_;  // on the root
 };
 

@@ -680,6 +680,37 @@ TEST_CASE("app: the resolved deck in the output directory runs as it is, from an
   CHECK(slurp(dir / "out/asc/h_0002.asc") != slurp(dir / "out/asc/h_0000.asc"));
 }
 
+TEST_CASE("app: an output that cannot be written ends the run with the error of the first format in the deck's order",
+          "[app][outputs]") {
+  // The formats of a frame are written at once; a directory where a frame's file goes makes
+  // its writer fail.
+  TempDir dir;
+  write(dir / "deck.toml", "[grid]\nnx = 40\nny = 20\ndx = 1.0\n[initial]\nproblem = \"dam_break\"\nh_left = 2.0\n"
+                           "h_right = 0.5\n[time]\nend = 1.0\noutput_interval = 0.5\n[output]\ndir = \"" + (dir / "out") +
+                           "\"\n");
+  auto block = [&](const std::string& file) { fs::create_directories(dir / ("out/" + file + "/x")); };
+  auto run = [&](const std::string& formats) {
+    return shwa(dir, "run " + (dir / "deck.toml") + " --set 'output.formats=" + formats + "'");
+  };
+  const std::string vtk = dir / "out/vtk/shwa_0000.vti", asc = dir / "out/asc/h_0000.asc";
+  block("vtk/shwa_0000.vti");
+  block("asc/h_0000.asc");
+  for (const auto& [formats, named] : std::vector<std::pair<std::string, std::string>>{
+           {"[\"vtk\",\"asc\"]", vtk}, {"[\"asc\",\"vtk\"]", asc}}) {
+    const Result r = run(formats);
+    INFO(formats << ": " << r.err);
+    CHECK(r.code == 1);
+    CHECK(r.err == "shwa: error: " + named + ": cannot rename the temporary file: Is a directory\n");
+  }
+  // The second format alone fails: its error ends the run.
+  fs::remove_all(vtk);
+  const Result r = run("[\"vtk\",\"asc\"]");
+  INFO(r.err);
+  CHECK(r.code == 1);
+  CHECK(r.err == "shwa: error: " + asc + ": cannot rename the temporary file: Is a directory\n");
+  CHECK(fs::is_regular_file(vtk));
+}
+
 TEST_CASE("app: a run never writes over its deck or an input file", "[app][outputs]") {
   TempDir dir;
   fs::create_directories(dir / "out/asc");
