@@ -4,6 +4,7 @@
 #include "compat.hpp"
 #include "math.hpp"
 
+#include "affinity.hpp"
 #include "checkpointing.hpp"
 #include "config.hpp"
 #include "output_files.hpp"
@@ -353,6 +354,7 @@ int main(int argc, char** argv) {
     return kInputError;
   }
   {
+    note_process_cpus();  // before OpenMP binds this thread (the output writers use them)
     Kokkos::ScopeGuard kokkos(kokkos_settings(kopt));
     try {
       code = dispatch(*run, *check, a, world);

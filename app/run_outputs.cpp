@@ -1,6 +1,7 @@
 // shwa/app/run_outputs.cpp — see run_outputs.hpp.
 #include "run_outputs.hpp"
 
+#include "affinity.hpp"
 #include "checkpointing.hpp"
 #include "output_files.hpp"
 
@@ -69,9 +70,10 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
   });
 }
 
-// Runs f on every format at once, each but the first on a thread of its own: the formats write
-// files of their own from the same frame, and while one waits on the file system another encodes.
-// The error of the first format that had one, in their order, is thrown.
+// Runs f on every format at once, each on a thread of its own that may use every CPU of the
+// process (affinity.hpp): the formats write files of their own from the same frame, and while
+// one waits on the file system another encodes. The error of the first format that had one, in
+// their order, is thrown.
 template <class F>
 void RunOutputs::each_format_at_once(F&& f) {
   std::vector<std::exception_ptr> errors(formats_.size());
@@ -83,8 +85,11 @@ void RunOutputs::each_format_at_once(F&& f) {
     }
   };
   std::vector<std::thread> threads;
-  for (std::size_t k = 1; k < formats_.size(); ++k) threads.emplace_back(run, k);
-  if (!formats_.empty()) run(0);
+  for (std::size_t k = 0; k < formats_.size(); ++k)
+    threads.emplace_back([&run, k] {
+      use_process_cpus();
+      run(k);
+    });
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);

@@ -3,6 +3,7 @@
 // is missing, so that it runs in every build; the real table is checked against the build's
 // SHWA_HAVE_NETCDF and SHWA_HAVE_PNG. Also what the outputs derive (the concentration of films
 // below eps_h) and the progress line (its time left, the time step it shows).
+#include "affinity.hpp"
 #include "outputs.hpp"
 #include "progress.hpp"
 
@@ -17,6 +18,10 @@
 #include <thread>
 #include <string>
 #include <vector>
+
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 using shwa::app::OutputFormatInfo;
 using shwa::app::output_formats;
@@ -199,3 +204,31 @@ TEST_CASE("formats: the progress line shows the step the run is making, not one 
     CHECK(lines[k].find(dts[k]) != std::string::npos);
   }
 }
+
+#ifdef __linux__
+TEST_CASE("formats: an output writer's thread may use the CPUs the process had before its first thread was bound",
+          "[formats]") {
+  cpu_set_t all;
+  REQUIRE(sched_getaffinity(0, sizeof all, &all) == 0);
+  shwa::app::note_process_cpus();
+  // This thread bound to one CPU, as OMP_PROC_BIND binds the first thread when Kokkos starts.
+  int first = 0;
+  while (!CPU_ISSET(first, &all)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  REQUIRE(sched_setaffinity(0, sizeof one, &one) == 0);
+  int inherited = 0, used = 0;
+  std::thread([&] {
+    cpu_set_t s;
+    sched_getaffinity(0, sizeof s, &s);
+    inherited = CPU_COUNT(&s);
+    shwa::app::use_process_cpus();
+    sched_getaffinity(0, sizeof s, &s);
+    used = CPU_COUNT(&s);
+  }).join();
+  sched_setaffinity(0, sizeof all, &all);
+  CHECK(inherited == 1);
+  CHECK(used == CPU_COUNT(&all));
+}
+#endif
