@@ -60,9 +60,9 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // fields, its bottom and its 4 + t derived ones, on the root the derived fields of the whole
   // grid (all kept for the next output where the run writes frames), a gather's buffer and the
   // writers' copies.
-  U writer = 0;
-  if (m.root && m.asc) writer = std::max(writer, D * N);
-  if (m.root && m.png) writer = std::max(writer, 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale));
+  U writer = 0;  // the formats write at once: their copies add up
+  if (m.root && m.asc) writer += D * N;
+  if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale);
   const U kept = (F + 1 + 4 + t) * D * B + mirror + (m.root ? (4 + t) * D * N : 0);
   const U frame = run + kept + (m.root ? D * N + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the

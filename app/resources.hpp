@@ -12,8 +12,8 @@
 //     gauge buffer and the halo buffers;
 //   - on the root rank, the gathered bathymetry kept for the outputs; at an output the block's
 //     fields on the host and their derived fields, on the root those of the whole grid too (5
-//     each), kept from the first output on, with a gather's buffer and the writers' own copies
-//     (ESRI ASCII a raster, PNG two fields and the image); at a checkpoint the whole-grid arrays
+//     each), kept from the first output on, with a gather's buffer and the writers' own copies,
+//     all at once (ESRI ASCII a raster, PNG two fields and the image); at a checkpoint the whole-grid arrays
 //     in the run's precision with a gather's buffers; on a restart the checkpoint read whole and
 //     its arrays;
 //   - where the device's memory is not the host's, the host mirrors of the padded fields.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <system_error>
 #include <thread>
 
 namespace shwa::app {
@@ -85,11 +86,16 @@ void RunOutputs::each_format_at_once(F&& f) {
     }
   };
   std::vector<std::thread> threads;
-  for (std::size_t k = 0; k < formats_.size(); ++k)
-    threads.emplace_back([&run, k] {
-      use_process_cpus();
-      run(k);
-    });
+  for (std::size_t k = 0; k < formats_.size(); ++k) {
+    try {
+      threads.emplace_back([&run, k] {
+        use_process_cpus();
+        run(k);
+      });
+    } catch (const std::system_error&) {
+      run(k);  // no thread to be had (a limit on processes): this one writes it
+    }
+  }
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);

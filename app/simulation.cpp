@@ -423,7 +423,7 @@ const Frame& BlockRun<E>::frame(int index) {
   owned_to_host(w.qy, block_, host_qy_, stage_);
   host_hc_.resize(std::size_t(w.ntracers));
   for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
-  if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // set once, at set-up
+  if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
   derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
   std::vector<double> none;  // what ranks other than the root gather
   for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);

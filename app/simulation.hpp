@@ -50,8 +50,8 @@ class Collective {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
   bool root() const { return rank() == 0; }
-  /// The whole grid into `whole` on the root (its storage reused where it can be), from each
-  /// rank's owned cells (row-major); `whole` is left as it is elsewhere.
+  /// The whole grid into `whole` on the root (its storage reused where the grid is on one rank),
+  /// from each rank's owned cells (row-major); `whole` is left as it is elsewhere.
   virtual void gather(const std::vector<double>& owned, const Grid& block, std::vector<double>& whole) = 0;
   /// The whole grid on the root; empty elsewhere.
   std::vector<double> gather(const std::vector<double>& owned, const Grid& block) {

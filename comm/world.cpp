@@ -10,9 +10,7 @@
 namespace shwa::comm {
 
 bool launched_as_rank() {
-  // Open MPI's mpiexec, a PMIx launcher (Slurm's srun, prterun) or a PMI one (MPICH's hydra, srun
-  // --mpi=pmi2) names the process's rank in its environment.
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_FD"})
+  for (const char* v : kLauncherVariables)
     if (std::getenv(v)) return true;
   return false;
 }
@@ -20,12 +18,11 @@ bool launched_as_rank() {
 Session::Session(int& argc, char**& argv) {
   // A process started without a launcher (a singleton) is a world of one. Open MPI would start a
   // daemon (orted) beside it, which only spawning processes need (shwa never spawns), and would
-  // open the interconnects' transports: Debian's Open MPI loads the Omni-Path library (PSM2),
-  // whose start alone takes about 0.2 s even without the hardware. A world of one talks only to
-  // itself, which the ob1 transport layer does with its `self` component. Without both a start
-  // takes about 0.03 s instead of 0.33 s, and the run has one process fewer. Where the
-  // environment sets a variable, it decides; other MPI implementations ignore them; a launched
-  // rank keeps its MPI's own choices.
+  // open the interconnects' transports through its cm layer: Debian's Open MPI loads the
+  // Omni-Path library (PSM2), whose start sleeps even without the hardware. A world of one talks
+  // only to itself, which the ob1 layer does with its `self` component. Where the environment
+  // sets a variable, it decides; other MPI implementations ignore them; a launched rank keeps
+  // its MPI's own choices.
   setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   if (!launched_as_rank()) setenv("OMPI_MCA_pml", "ob1", 0);
   MPI_Init(&argc, &argv);

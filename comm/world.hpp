@@ -28,8 +28,14 @@ class Session {
   Session& operator=(const Session&) = delete;
 };
 
-/// Whether a launcher (mpiexec, srun, ...) started this process as a rank of a job, as the
-/// environment names it; false for a process started on its own.
+/// What launchers set in a rank's environment: Open MPI's mpiexec, PMIx (Slurm's srun, prterun),
+/// PMI (MPICH's hydra, srun --mpi=pmi2), any srun step, Flux, LSF's jsrun, Cray's PALS and ALPS.
+inline constexpr const char* kLauncherVariables[] = {
+    "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",    "PMI_RANK",           "PMI_SIZE",    "PMI_FD",
+    "SLURM_STEP_NUM_TASKS", "FLUX_TASK_RANK", "JSM_NAMESPACE_RANK", "PALS_RANKID", "ALPS_APP_PE"};
+
+/// Whether a launcher started this process as a rank of a job: one of kLauncherVariables is set.
+/// False for a process started on its own.
 bool launched_as_rank();
 
 /// The ranks sharing this rank's node (and its host memory).

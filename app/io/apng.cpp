@@ -110,7 +110,10 @@ Png onto_canvas(const std::string& name, const Bytes& file, std::uint32_t width,
   Png png;
   png.chunks = {{"IHDR", png_format::rgba_ihdr(width, height)},
                 {"sRGB", Bytes{0}},
-                {"IDAT", png_format::rgba_image_data(width, height, pixels.data())}};
+                {"IDAT", {}}};
+  Bytes& data = png.chunks.back().data;
+  png_format::rgba_image_data(width, height, pixels.data(), name,
+                              [&](const std::uint8_t* d, std::size_t n) { data.insert(data.end(), d, d + n); });
   png.width = width;
   png.height = height;
   return png;
@@ -164,7 +167,7 @@ void write_apng(const std::string& path, const std::vector<std::string>& frames,
       const auto first = data.begin() + long(from);
       const auto last = data.begin() + long(std::min(data.size(), from + kMaxChunkData));
       if (k == 0) {
-        w.put("IDAT", Bytes(first, last));
+        w.put("IDAT", &*first, std::size_t(last - first));
       } else {
         Bytes fdat;
         put_u32(fdat, sequence++);

@@ -60,8 +60,7 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
 }
 
 void AtomicFile::commit(bool durable) {
-  // A library writing through stream() may have met an error it did not report.
-  if (std::ferror(file_) || std::fflush(file_) != 0) fail("write failed");
+  if (std::fflush(file_) != 0) fail("write failed");
   if (durable && ::fsync(::fileno(file_)) != 0) fail("fsync failed");
   const int rc = std::fclose(file_);
   file_ = nullptr;

@@ -21,8 +21,6 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  // The open temporary file, for libraries that write to a FILE*.
-  std::FILE* stream() { return file_; }
   void write(const void* data, std::size_t bytes);
   void write(std::string_view text) { write(text.data(), text.size()); }
 

@@ -27,41 +27,39 @@ Bytes rgba_ihdr(std::uint32_t width, std::uint32_t height) {
   return d;
 }
 
-Bytes rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba) {
-  z_stream z{};
-  if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) throw OutputError("PNG: cannot start zlib");
-  const std::size_t row_bytes = std::size_t(width) * 4;
-  Bytes row(row_bytes + 1, 0);  // filter type 0, then the row
-  Bytes out(std::max<std::size_t>(64 * 1024, deflateBound(&z, uLong((row_bytes + 1) * height)) / 8));
+void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba, const std::string& name,
+                     const std::function<void(const std::uint8_t*, std::size_t)>& put) {
+  struct Stream {  // zlib's state, ended however the function leaves
+    z_stream z{};
+    ~Stream() { deflateEnd(&z); }
+  } s;
+  z_stream& z = s.z;
+  if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) throw OutputError(name + ": cannot start zlib to encode PNG");
+  Bytes out(kMaxChunkData);
   z.next_out = out.data();
   z.avail_out = uInt(out.size());
-  // Feeds `in` to zlib, the output growing as it fills; Z_FINISH ends the stream.
+  // Feeds `in` to zlib, each full piece of output handed on; Z_FINISH ends the stream.
   auto feed = [&](const std::uint8_t* in, std::size_t n, int flush) {
     z.next_in = const_cast<Bytef*>(in);
     z.avail_in = uInt(n);
     int rc = Z_OK;
     do {
-      if (z.avail_out == 0) {
-        const std::size_t done = out.size();
-        out.resize(2 * done);
-        z.next_out = out.data() + done;
-        z.avail_out = uInt(out.size() - done);
-      }
       rc = deflate(&z, flush);
-      if (rc == Z_STREAM_ERROR) {
-        deflateEnd(&z);
-        throw OutputError("PNG: zlib failed to compress the image");
+      if (rc == Z_STREAM_ERROR) throw OutputError(name + ": zlib failed to encode PNG");
+      if ((z.avail_out == 0 || rc == Z_STREAM_END) && z.avail_out < out.size()) {
+        put(out.data(), out.size() - z.avail_out);
+        z.next_out = out.data();
+        z.avail_out = uInt(out.size());
       }
     } while (z.avail_in > 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
   };
+  const std::size_t row_bytes = std::size_t(width) * 4;
+  Bytes row(row_bytes + 1, 0);  // filter type 0, then the row
   for (std::uint32_t r = 0; r < height; ++r) {
     std::copy(rgba + r * row_bytes, rgba + (r + 1) * row_bytes, row.begin() + 1);
     feed(row.data(), row.size(), Z_NO_FLUSH);
   }
   feed(nullptr, 0, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 void ChunkWriter::put(const char* type, const std::uint8_t* data, std::size_t n) {
@@ -80,9 +78,7 @@ void write_rgba_png(AtomicFile& out, std::uint32_t width, std::uint32_t height, 
   ChunkWriter w(out);
   w.put("IHDR", rgba_ihdr(width, height));
   w.put("sRGB", Bytes{0});  // the colours are sRGB, rendering intent perceptual
-  const Bytes data = rgba_image_data(width, height, rgba);
-  for (std::size_t from = 0; from < data.size(); from += kMaxChunkData)
-    w.put("IDAT", data.data() + from, std::min(kMaxChunkData, data.size() - from));
+  rgba_image_data(width, height, rgba, out.path(), [&](const std::uint8_t* d, std::size_t n) { w.put("IDAT", d, n); });
   w.put("IEND", Bytes{});
 }
 

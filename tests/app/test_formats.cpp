@@ -22,6 +22,9 @@
 #ifdef __linux__
 #include <sched.h>
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 using shwa::app::OutputFormatInfo;
 using shwa::app::output_formats;
@@ -206,18 +209,13 @@ TEST_CASE("formats: the progress line shows the step the run is making, not one 
 }
 
 #ifdef __linux__
-TEST_CASE("formats: an output writer's thread may use the CPUs the process had before its first thread was bound",
-          "[formats]") {
-  cpu_set_t all;
-  REQUIRE(sched_getaffinity(0, sizeof all, &all) == 0);
+TEST_CASE("affinity: an output writer's thread may use every CPU of OpenMP's places, not only the first thread's",
+          "[affinity]") {
+  // ctest runs this with OMP_PROC_BIND=spread and OMP_PLACES=threads: the OpenMP runtime has bound
+  // this (the first) thread to one place; a thread it starts inherits that place.
+  cpu_set_t mine;
+  REQUIRE(sched_getaffinity(0, sizeof mine, &mine) == 0);
   shwa::app::note_process_cpus();
-  // This thread bound to one CPU, as OMP_PROC_BIND binds the first thread when Kokkos starts.
-  int first = 0;
-  while (!CPU_ISSET(first, &all)) ++first;
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(first, &one);
-  REQUIRE(sched_setaffinity(0, sizeof one, &one) == 0);
   int inherited = 0, used = 0;
   std::thread([&] {
     cpu_set_t s;
@@ -227,8 +225,14 @@ TEST_CASE("formats: an output writer's thread may use the CPUs the process had b
     sched_getaffinity(0, sizeof s, &s);
     used = CPU_COUNT(&s);
   }).join();
-  sched_setaffinity(0, sizeof all, &all);
-  CHECK(inherited == 1);
-  CHECK(used == CPU_COUNT(&all));
+  CHECK(inherited == CPU_COUNT(&mine));
+#ifdef _OPENMP
+  // Every CPU the process started with (OpenMP's places span them), one place or more than this
+  // thread's.
+  CHECK(used == omp_get_num_procs());
+  if (omp_get_num_places() > 1) CHECK(used > CPU_COUNT(&mine));
+#else
+  CHECK(used == CPU_COUNT(&mine));
+#endif
 }
 #endif

@@ -5,7 +5,11 @@
 
 #include "mpi_test.hpp"
 
+#include <cstdlib>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace shwa;
 using namespace shwa::comm;
@@ -152,9 +156,23 @@ TEST_CASE("World: the MPI library's name", "[world]") {
   CHECK(World::cuda_aware() == mpi_cuda_aware());
 }
 
-TEST_CASE("World: a rank that mpiexec started knows it was launched", "[world]") {
+TEST_CASE("World: a rank that mpiexec started knows it was launched; any launcher's variable says so", "[world]") {
   // These tests run under mpiexec, at every rank count; a rank that took itself for a process
   // started on its own would replace its MPI's choice of transport with one for a world of one
   // (Session).
+  CHECK(launched_as_rank());
+  // Without any of the variables: a process on its own; with any one of them: launched.
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (const char* v : kLauncherVariables)
+    if (const char* value = std::getenv(v)) saved.emplace_back(v, value);
+  for (const char* v : kLauncherVariables) unsetenv(v);
+  CHECK_FALSE(launched_as_rank());
+  for (const char* v : kLauncherVariables) {
+    INFO(v);
+    setenv(v, "0", 1);
+    CHECK(launched_as_rank());
+    unsetenv(v);
+  }
+  for (const auto& [v, value] : saved) setenv(v.c_str(), value.c_str(), 1);
   CHECK(launched_as_rank());
 }
