@@ -562,16 +562,22 @@ InitialField apply_spill(Deck& d, const RunConfig& cfg, InitialField field, int 
   const double r = d.get_double(p + ".radius", require_positive());
   const double c = d.get_double(p + ".concentration", require_nonnegative());
   const double eps_h = cfg.params.eps_h;
-  field.at = [g, x, y, r, c, eps_h, t, at = field.at](int i, int j, InitialCell& cell) {
+  // Whether cell (i, j)'s centre lies in the disk; the square around it first (hypot is never
+  // below either distance, so that answer is hypot's) and hypot, which is slow, only inside it.
+  const auto in_disk = [g, x, y, r](int i, int j) {
+    const double dx = g.xc(i) - x, dy = g.yc(j) - y;
+    return std::abs(dx) <= r && std::abs(dy) <= r && std::hypot(dx, dy) <= r;
+  };
+  field.at = [in_disk, c, eps_h, t, at = field.at](int i, int j, InitialCell& cell) {
     at(i, j, cell);
-    if (std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cell.h >= eps_h) cell.c[std::size_t(t)] = c;
+    if (in_disk(i, j) && cell.h >= eps_h) cell.c[std::size_t(t)] = c;
   };
   bool any = false;
   InitialCell cell;
   for (int j = 0; j < g.ny && !any; ++j)
     for (int i = 0; i < g.nx && !any; ++i) {
       field.at(i, j, cell);
-      any = std::hypot(g.xc(i) - x, g.yc(j) - y) <= r && cell.h >= eps_h;
+      any = in_disk(i, j) && cell.h >= eps_h;
     }
   if (!any) throw d.error(p + ".radius", "the spill covers no wet cell centre");
   return field;
