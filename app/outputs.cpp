@@ -81,14 +81,6 @@ void derived_fields(const std::vector<double>& h, const std::vector<double>& qx,
   }
 }
 
-FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
-                        const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
-                        const std::vector<std::string>& pollutants) {
-  FieldMap f;
-  derived_fields(h, qx, qy, hc, H, eps_h, pollutants, f);
-  return f;
-}
-
 const std::vector<OutputFormatInfo>& output_formats() {
   static const std::vector<OutputFormatInfo> table = {
       {"vtk", "VTK image data (vtk/*.vti, shwa.pvd; ParaView)", true, "", true,

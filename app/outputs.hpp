@@ -98,10 +98,6 @@ std::vector<std::string> maxima_names(const std::vector<std::string>& pollutants
 void derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
                     const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
                     const std::vector<std::string>& pollutants, FieldMap& out);
-/// The same, as a new map.
-FieldMap derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
-                        const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
-                        const std::vector<std::string>& pollutants);
 
 /// How a run's outputs end: the run reached time.end, or it stopped early (a signal,
 /// numerics.max_steps) and a restart goes on.

@@ -129,7 +129,8 @@ TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, f
   // A wet cell, a film of 1e-5 m (below eps_h = 1e-3) holding c = 0.5, a cell without water.
   const std::vector<double> h = {2.0, 1e-5, 0.0}, qx = {1.0, 1e-6, 0.0}, qy = {0.0, 0.0, 0.0},
                             hc = {1.0, 0.5e-5, 0.0}, H = {1.0, 1.0, 1.0};
-  const shwa::app::FieldMap f = shwa::app::derived_fields(h, qx, qy, {hc}, H, 1e-3, {""});
+  shwa::app::FieldMap f;
+  shwa::app::derived_fields(h, qx, qy, {hc}, H, 1e-3, {""}, f);
   CHECK(f.at("c")[0] == 0.5);
   CHECK(f.at("c")[1] == Approx(0.5));
   CHECK(f.at("c")[2] == 0.0);
@@ -143,7 +144,8 @@ TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, f
 
   // Named pollutants: one c_NAME a pollutant, each from its own hc; the rest as before.
   const std::vector<double> hc2 = {4.0, 0.0, 0.0};
-  const shwa::app::FieldMap g = shwa::app::derived_fields(h, qx, qy, {hc, hc2}, H, 1e-3, {"oil", "salt"});
+  shwa::app::FieldMap g;
+  shwa::app::derived_fields(h, qx, qy, {hc, hc2}, H, 1e-3, {"oil", "salt"}, g);
   CHECK(g.count("c") == 0);
   CHECK(g.at("c_oil") == f.at("c"));
   CHECK(g.at("c_salt")[0] == 2.0);
