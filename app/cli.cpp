@@ -354,7 +354,7 @@ int main(int argc, char** argv) {
     return kInputError;
   }
   {
-    note_process_cpus();  // before OpenMP binds this thread (the output writers use them)
+    note_process_cpus();  // the CPUs the output writers may use (affinity.hpp)
     Kokkos::ScopeGuard kokkos(kokkos_settings(kopt));
     try {
       code = dispatch(*run, *check, a, world);
