@@ -8,6 +8,8 @@
 #include <omp.h>
 #endif
 
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 namespace shwa::app {
@@ -36,9 +38,14 @@ void note_process_cpus() {
 void use_process_cpus() {
   if (g_noted) sched_setaffinity(0, sizeof g_cpus, &g_cpus);  // best effort: a refusal leaves it bound
 }
+
+int process_cpu_count() {
+  return g_noted ? CPU_COUNT(&g_cpus) : std::max(1, int(std::thread::hardware_concurrency()));
+}
 #else
 void note_process_cpus() {}
 void use_process_cpus() {}
+int process_cpu_count() { return std::max(1, int(std::thread::hardware_concurrency())); }
 #endif
 
 }  // namespace shwa::app

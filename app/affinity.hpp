@@ -13,5 +13,7 @@ namespace shwa::app {
 void note_process_cpus();
 /// Binds the calling thread to the CPUs noted (nothing where none were, or off Linux).
 void use_process_cpus();
+/// How many CPUs were noted (at least 1; where none were, the hardware's count).
+int process_cpu_count();
 
 }  // namespace shwa::app

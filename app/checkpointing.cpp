@@ -85,6 +85,7 @@ bool may_change_on_restart(const std::string& key) {
       "time.end",           "time.output_interval",    "time.output_times",  "time.checkpoint_interval",
       "output.dir",         "output.formats",          "output.fields",      "output.png_depth_max",
       "output.png_c_max",   "output.png_scale",        "output.png_animation", "output.progress_interval",
+      "output.vtk_compression",
       "numerics.health_interval", "numerics.max_clipped_fraction", "numerics.tile", "numerics.rows",
       "numerics.cfl_rows",
       "numerics.skip_dry",  "numerics.max_steps",  "numerics.memory_check"};

@@ -2,6 +2,7 @@
 // inputs/README.md documents the same schema for users; keep the two in step.
 #include "config.hpp"
 
+#include "affinity.hpp"
 #include "outputs.hpp"
 #include "problems.hpp"
 
@@ -358,6 +359,10 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const Domain& g,
   o.png_c_max = d.get_double("output.png_c_max", 0.0, require_nonnegative());
   o.png_scale = d.get_int("output.png_scale", 1, require_in(1, 16));
   o.png_animation = d.get_bool("output.png_animation", true);
+  // By default the solver's own precision: a single-precision build writes no digits it lacks.
+  o.single_precision = d.get_choice("output.precision", sizeof(Real) == 4 ? "single" : "double",
+                                    {"double", "single"}) == "single";
+  o.vtk_zlib = d.get_choice("output.vtk_compression", "none", {"none", "zlib"}) == "zlib";
   o.progress_interval = d.get_double("output.progress_interval", 10.0, require_positive());
   o.gauges = read_gauges(d, g);
   read_projection(d, o);
@@ -873,6 +878,9 @@ MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::
   m.asc = cfg.out.has_format("asc");
   m.png = cfg.out.has_format("png");
   m.png_scale = cfg.out.png_scale;
+  m.vtk_zlib = cfg.out.has_format("vtk") && cfg.out.vtk_zlib;
+  m.vtk_threads = process_cpu_count();
+  m.output_bytes = cfg.out.single_precision ? 4 : 8;
   m.gauges = int(cfg.out.gauges.size());
   m.restart = restart;
   return estimate_memory(m);

@@ -11,7 +11,7 @@ namespace {
 io::NetcdfLayout layout(const RunConfig& cfg) {
   io::NetcdfLayout l;
   l.grid = cfg.grid;
-  l.type = io::ScalarType::float64;
+  l.type = cfg.out.single_precision ? io::ScalarType::float32 : io::ScalarType::float64;
   for (const RunField& f : run_fields(cfg.out.fields, cfg.pollutants))
     l.fields.push_back(io::VariableInfo{f.name, f.info->units, f.long_name, f.info->standard_name});
   l.static_fields.push_back(io::describe_field("H"));

@@ -3,6 +3,8 @@
 // times in shwa.pvd, which ParaView opens as a time series; vtk/maxima.vti at the end.
 #include "outputs.hpp"
 
+#include "affinity.hpp"
+
 #include <filesystem>
 
 namespace shwa::app {
@@ -15,6 +17,8 @@ class VtkOutput final : public OutputFormat {
       : dir_(cfg.out.dir),
         fields_(run_field_names(cfg.out.fields, cfg.pollutants)),
         maxima_(maxima_names(cfg.pollutants)),
+        encoding_{cfg.out.single_precision ? std::optional(io::ScalarType::float32) : std::nullopt, cfg.out.vtk_zlib,
+                  process_cpu_count()},
         pvd_(resume ? io::PvdCollection::resume(dir_ + "/shwa.pvd", *resume) : io::PvdCollection(dir_ + "/shwa.pvd")) {}
 
   void write(const Frame& f) override {
@@ -31,21 +35,22 @@ class VtkOutput final : public OutputFormat {
     std::vector<io::FieldRef> refs;
     for (const std::string& n : names) refs.emplace_back(n, f.local.at(n).data());
     if (f.ranks == 1) {
-      io::write_vti(dir_ + "/vtk/" + stem + ".vti", f.grid, f.piece, refs, f.time);
+      io::write_vti(dir_ + "/vtk/" + stem + ".vti", f.grid, f.piece, refs, f.time, encoding_);
       return "vtk/" + stem + ".vti";
     }
     auto piece_file = [&](int r) { return stem + "_r" + frame_tag(r) + ".vti"; };
-    io::write_vti(dir_ + "/vtk/" + piece_file(f.rank), f.grid, f.piece, refs, f.time);
+    io::write_vti(dir_ + "/vtk/" + piece_file(f.rank), f.grid, f.piece, refs, f.time, encoding_);
     if (f.root()) {
       std::vector<std::string> files;
       for (int r = 0; r < f.ranks; ++r) files.push_back(piece_file(r));
-      io::write_pvti(dir_ + "/vtk/" + stem + ".pvti", f.grid, f.pieces, files, refs);
+      io::write_pvti(dir_ + "/vtk/" + stem + ".pvti", f.grid, f.pieces, files, refs, encoding_.type);
     }
     return "vtk/" + stem + ".pvti";
   }
 
   std::string dir_;
   std::vector<std::string> fields_, maxima_;
+  io::VtiEncoding encoding_;  // output.precision, output.vtk_compression; blocks compressed on every CPU of the process
   io::PvdCollection pvd_;
 };
 

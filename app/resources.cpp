@@ -64,7 +64,10 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   if (m.root && m.asc) writer += D * N;
   if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale);
   const U kept = (F + 1 + 4 + t) * D * B + mirror + (m.root ? (4 + t) * D * N : 0);
-  const U frame = run + kept + (m.root ? D * N + writer : 0);
+  // Each rank's VTK piece compressed: no more than its arrays' bytes (the frame's 4 + t fields or
+  // the 1 + 2t maxima maps), plus a block to convert and one to compress into for each thread.
+  const U vtk = m.vtk_zlib ? std::max(4 + t, 1 + 2 * t) * U(m.output_bytes) * B + 2 * U(m.vtk_threads) * (U(1) << 20) : 0;
+  const U frame = run + kept + vtk + (m.root ? D * N + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
   // one being gathered, a gather's buffer, the gathered doubles and their copy.
   const U arrays = F + maps;

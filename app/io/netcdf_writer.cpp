@@ -167,7 +167,9 @@ int NetcdfWriter::variable(const FieldRef& field, bool time_dependent) const {
   if (!declared || nc_inq_varid(ncid_, name.c_str(), &var) != NC_NOERR)
     throw std::invalid_argument("NetcdfWriter: " + path_ + ": '" + name + "' is not a " +
                                 (time_dependent ? "time-dependent" : "static") + " variable of the layout");
-  if (field.type != layout_.type)
+  // Doubles narrow to a float variable (the library rounds each to the nearest float); floats do
+  // not widen, where they would pretend to digits they lack.
+  if (field.type != layout_.type && layout_.type != ScalarType::float32)
     throw std::invalid_argument("NetcdfWriter: " + path_ + ": field '" + name + "' has the wrong precision");
   return var;
 }

@@ -60,7 +60,8 @@ class NetcdfWriter {
   ~NetcdfWriter();
 
   // Appends one record: `fields` must give each of layout.fields exactly once, in any order,
-  // with grid.nx * grid.ny values of the layout's type.
+  // with grid.nx * grid.ny values of the layout's type, or doubles where the layout's type is
+  // float32 (each stored as the nearest float).
   void append(double time, const std::vector<FieldRef>& fields);
   // Writes one of layout.static_fields.
   void write_static(const FieldRef& field);
@@ -71,7 +72,7 @@ class NetcdfWriter {
 
  private:
   NetcdfWriter(std::string path, const NetcdfLayout& layout, int ncid);
-  // The id of the layout's variable for `field`, checked to be declared and of the right type.
+  // The id of the layout's variable for `field`, checked to be declared and of a type it takes.
   int variable(const FieldRef& field, bool time_dependent) const;
   void put(int var, const FieldRef& field, bool record);
 

@@ -1,10 +1,17 @@
 #include "io/vtk.hpp"
 
+#include <zlib.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 
 #include "io/atomic_file.hpp"
 #include "io/error.hpp"
@@ -79,41 +86,156 @@ void check_extent(const Domain& g, const Extent& e, const char* who) {
 
 }  // namespace
 
+namespace {
+
+// Values [first, first + count) of `f` as `type`: the field's own memory where the types agree,
+// else converted into `scratch`.
+const void* values_as(const FieldRef& f, ScalarType type, std::uint64_t first, std::uint64_t count,
+                      std::vector<unsigned char>& scratch) {
+  if (f.type == type) return static_cast<const unsigned char*>(f.data) + first * std::uint64_t(size_of(type));
+  scratch.resize(std::size_t(count) * std::size_t(size_of(type)));
+  if (type == ScalarType::float32) {
+    const double* in = static_cast<const double*>(f.data) + first;
+    float* out = reinterpret_cast<float*>(scratch.data());
+    for (std::uint64_t k = 0; k < count; ++k) out[k] = static_cast<float>(in[k]);
+  } else {
+    const float* in = static_cast<const float*>(f.data) + first;
+    double* out = reinterpret_cast<double*>(scratch.data());
+    for (std::uint64_t k = 0; k < count; ++k) out[k] = in[k];
+  }
+  return scratch.data();
+}
+
+// One array of the appended section as zlib blocks.
+struct ZlibArray {
+  std::uint64_t bytes = 0;                       // uncompressed
+  std::vector<std::vector<unsigned char>> blocks;  // each a zlib stream of kVtiBlockBytes (the last: the rest)
+  // The array's place in the appended section: its header and its blocks.
+  std::uint64_t size() const {
+    std::uint64_t n = sizeof(std::uint64_t) * (3 + blocks.size());
+    for (const auto& b : blocks) n += b.size();
+    return n;
+  }
+};
+
+// Compresses every field's values (as `type` where given) in blocks, on `threads` threads (the
+// calling one among them). Throws OutputError naming `path` where zlib fails.
+std::vector<ZlibArray> compress_fields(const std::string& path, const std::vector<FieldRef>& fields,
+                                       std::optional<ScalarType> type, std::uint64_t cells, int threads) {
+  std::vector<ZlibArray> arrays(fields.size());
+  struct Job {
+    std::size_t array;
+    std::uint64_t first, count;  // values
+  };
+  std::vector<Job> jobs;
+  for (std::size_t a = 0; a < fields.size(); ++a) {
+    const std::uint64_t width = std::uint64_t(size_of(type.value_or(fields[a].type)));
+    const std::uint64_t per_block = kVtiBlockBytes / width;
+    arrays[a].bytes = cells * width;
+    arrays[a].blocks.resize(std::size_t((cells + per_block - 1) / per_block));
+    for (std::uint64_t first = 0; first < cells; first += per_block)
+      jobs.push_back({a, first, std::min(per_block, cells - first)});
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> errors(std::size_t(std::max(threads, 1)));
+  auto work = [&](std::size_t worker) {
+    try {
+      std::vector<unsigned char> scratch, zbuf(compressBound(uLong(kVtiBlockBytes)));
+      for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
+        const Job& job = jobs[j];
+        const FieldRef& f = fields[job.array];
+        const ScalarType t = type.value_or(f.type);
+        const std::uint64_t width = std::uint64_t(size_of(t));
+        const void* in = values_as(f, t, job.first, job.count, scratch);
+        uLongf zbytes = uLongf(zbuf.size());
+        const int rc = compress2(zbuf.data(), &zbytes, static_cast<const Bytef*>(in), uLong(job.count * width), Z_BEST_SPEED);
+        if (rc != Z_OK)
+          throw OutputError(path + ": cannot write: zlib cannot compress " + f.name + " (error " + std::to_string(rc) + ")");
+        // Copied out at its size, so that the arrays held until the file is written take what
+        // they compressed to.
+        arrays[job.array].blocks[std::size_t(job.first * width / kVtiBlockBytes)].assign(zbuf.data(), zbuf.data() + zbytes);
+      }
+    } catch (...) {
+      errors[worker] = std::current_exception();
+      next = jobs.size();  // the others stop at their next block
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < errors.size() && w < jobs.size(); ++w) {
+    try {
+      pool.emplace_back(work, w);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: those started and this one do the blocks
+    }
+  }
+  work(0);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return arrays;
+}
+
+}  // namespace
+
 void write_vti(const std::string& path, const Domain& global, const Extent& piece,
-               const std::vector<FieldRef>& fields, double time) {
+               const std::vector<FieldRef>& fields, double time, const VtiEncoding& encoding) {
   check_extent(global, piece, "write_vti");
   check_fields(fields, "write_vti");
   const auto cells = static_cast<std::uint64_t>(piece.nx()) * static_cast<std::uint64_t>(piece.ny());
+  auto type_of = [&](const FieldRef& f) { return encoding.type.value_or(f.type); };
+  const std::vector<ZlibArray> zipped =
+      encoding.zlib ? compress_fields(path, fields, encoding.type, cells, encoding.threads) : std::vector<ZlibArray>();
 
   std::string head = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"") +
-                     kByteOrder + "\" header_type=\"UInt64\">\n";
+                     kByteOrder + "\" header_type=\"UInt64\"" +
+                     (encoding.zlib ? " compressor=\"vtkZLibDataCompressor\"" : "") + ">\n";
   head += "  <ImageData WholeExtent=\"" + extent_text(piece) + "\" " + geometry_attributes(global) + ">\n";
   head += "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">" +
           format_double(time) + "</DataArray>\n    </FieldData>\n";
   head += "    <Piece Extent=\"" + extent_text(piece) + "\">\n";
   head += "      <CellData" + (fields.empty() ? std::string() : " Scalars=\"" + xml_escape(fields[0].name) + "\"") + ">\n";
-  // Each array in the appended section is its size in bytes (UInt64) followed by the values.
+  // Raw, each array in the appended section is its size in bytes (UInt64) followed by the values;
+  // compressed, its block header followed by the blocks.
   std::uint64_t offset = 0;
-  for (const auto& f : fields) {
-    head += "        <DataArray type=\"" + type_name(f.type) + "\" Name=\"" + xml_escape(f.name) +
+  for (std::size_t a = 0; a < fields.size(); ++a) {
+    const FieldRef& f = fields[a];
+    head += "        <DataArray type=\"" + type_name(type_of(f)) + "\" Name=\"" + xml_escape(f.name) +
             "\" format=\"appended\" offset=\"" + std::to_string(offset) + "\"/>\n";
-    offset += sizeof(std::uint64_t) + cells * static_cast<std::uint64_t>(size_of(f.type));
+    offset += encoding.zlib ? zipped[a].size()
+                            : sizeof(std::uint64_t) + cells * static_cast<std::uint64_t>(size_of(type_of(f)));
   }
   head += "      </CellData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
 
   AtomicFile out(path);
   out.write(head);
-  for (const auto& f : fields) {
-    const std::uint64_t bytes = cells * static_cast<std::uint64_t>(size_of(f.type));
-    out.write(&bytes, sizeof bytes);
-    out.write(f.data, static_cast<std::size_t>(bytes));
+  if (encoding.zlib) {
+    for (const ZlibArray& z : zipped) {
+      std::vector<std::uint64_t> header = {z.blocks.size(), kVtiBlockBytes, z.bytes % kVtiBlockBytes};
+      for (const auto& b : z.blocks) header.push_back(b.size());
+      out.write(header.data(), header.size() * sizeof(std::uint64_t));
+      for (const auto& b : z.blocks) out.write(b.data(), b.size());
+    }
+  } else {
+    std::vector<unsigned char> scratch;
+    for (const auto& f : fields) {
+      const ScalarType t = type_of(f);
+      const std::uint64_t bytes = cells * static_cast<std::uint64_t>(size_of(t));
+      out.write(&bytes, sizeof bytes);
+      // Converted a block at a time, so that no whole copy of the field is made.
+      const std::uint64_t per_block = f.type == t ? cells : kVtiBlockBytes / std::uint64_t(size_of(t));
+      for (std::uint64_t first = 0; first < cells; first += per_block) {
+        const std::uint64_t count = std::min(per_block, cells - first);
+        out.write(values_as(f, t, first, count, scratch), std::size_t(count) * std::size_t(size_of(t)));
+      }
+    }
   }
   out.write("\n  </AppendedData>\n</VTKFile>\n");
   out.commit();
 }
 
 void write_pvti(const std::string& path, const Domain& global, const std::vector<Extent>& pieces,
-                const std::vector<std::string>& piece_files, const std::vector<FieldRef>& fields) {
+                const std::vector<std::string>& piece_files, const std::vector<FieldRef>& fields,
+                std::optional<ScalarType> type) {
   if (pieces.size() != piece_files.size())
     throw std::invalid_argument("write_pvti: " + std::to_string(pieces.size()) + " pieces but " +
                                 std::to_string(piece_files.size()) + " file names");
@@ -126,7 +248,7 @@ void write_pvti(const std::string& path, const Domain& global, const std::vector
   s += "  <PImageData WholeExtent=\"" + extent_text(whole) + "\" GhostLevel=\"0\" " + geometry_attributes(global) + ">\n";
   s += "    <PCellData" + (fields.empty() ? std::string() : " Scalars=\"" + xml_escape(fields[0].name) + "\"") + ">\n";
   for (const auto& f : fields)
-    s += "      <PDataArray type=\"" + type_name(f.type) + "\" Name=\"" + xml_escape(f.name) + "\"/>\n";
+    s += "      <PDataArray type=\"" + type_name(type.value_or(f.type)) + "\" Name=\"" + xml_escape(f.name) + "\"/>\n";
   s += "    </PCellData>\n";
   for (std::size_t k = 0; k < pieces.size(); ++k)
     s += "    <Piece Extent=\"" + extent_text(pieces[k]) + "\" Source=\"" + xml_escape(piece_files[k]) + "\"/>\n";

@@ -1,13 +1,15 @@
 #pragma once
 // ParaView output in VTK's XML formats:
 //  - .vti  ImageData: one block of cells with cell-data arrays (h, eta, u, v, c, ...), stored as
-//          raw binary in an appended section (byte order of this machine, UInt64 block sizes),
-//          plus the simulated time as the TimeValue field.
+//          binary in an appended section (byte order of this machine, UInt64 sizes), raw or
+//          zlib-compressed in blocks (VtiEncoding), plus the simulated time as the TimeValue field.
 //  - .pvti the parallel header joining the pieces that several ranks wrote into one image.
 //  - .pvd  a collection listing each output time's file, rewritten atomically after each
 //          output so that ParaView can open it while the run continues or after it was killed.
 // Every file is written atomically.
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,15 +18,33 @@
 
 namespace shwa::io {
 
+// How a .vti stores its arrays.
+struct VtiEncoding {
+  // Every array as this type (Float32: each value rounded to the nearest float); none: each as
+  // its field's own type.
+  std::optional<ScalarType> type;
+  // zlib-compressed in blocks of kVtiBlockBytes (VTK's vtkZLibDataCompressor layout: a header of
+  // the block count, the block size, the last block's size where it is shorter, and each block's
+  // compressed size; then the blocks, each a zlib stream). Raw otherwise.
+  bool zlib = false;
+  // Threads that convert and compress the blocks, the calling thread among them.
+  int threads = 1;
+};
+
+// Uncompressed bytes of a compressed block (the last one of an array may be shorter).
+inline constexpr std::size_t kVtiBlockBytes = std::size_t(1) << 20;
+
 // Writes the piece `piece` of the grid `global`; each field holds piece.nx() * piece.ny()
 // values, x fastest. For a single rank, piece = {0, nx, 0, ny}.
 void write_vti(const std::string& path, const Domain& global, const Extent& piece,
-               const std::vector<FieldRef>& fields, double time);
+               const std::vector<FieldRef>& fields, double time, const VtiEncoding& encoding = {});
 
 // Writes the header joining `pieces`, written to `piece_files` (paths relative to the .pvti's
-// directory). Of `fields` only the names and types are used: those of every piece.
+// directory). Of `fields` only the names and types are used: those of every piece, or `type`
+// where the pieces were written with VtiEncoding::type.
 void write_pvti(const std::string& path, const Domain& global, const std::vector<Extent>& pieces,
-                const std::vector<std::string>& piece_files, const std::vector<FieldRef>& fields);
+                const std::vector<std::string>& piece_files, const std::vector<FieldRef>& fields,
+                std::optional<ScalarType> type = std::nullopt);
 
 // A .pvd time series.
 class PvdCollection {

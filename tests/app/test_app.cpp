@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "../io/vti_reader.hpp"
 #include "../temp_dir.hpp"
 
 #if SHWA_HAVE_PNG
@@ -523,6 +525,56 @@ TEST_CASE("app: info and help", "[app][cli]") {
   // --threads after the command, as before it.
   write(dir / "deck.toml", "[grid]\nnx = 10\nny = 10\ndx = 1.0\n[initial]\nproblem = \"lake_at_rest\"\n[time]\nend = 1.0\n");
   CHECK(shwa(dir, "check " + (dir / "deck.toml") + " --threads 2").code == 0);
+}
+
+TEST_CASE("app: output.precision and output.vtk_compression keep the values, in fewer bytes",
+          "[app][vtk_encoding]") {
+  TempDir dir;
+  std::string deck = kDamBreak;
+  deck.replace(deck.find("end = 2.0"), 9, "end = 2.0\noutput_interval = 1.0");
+  deck += "[pollutant]\nx = 20.0\ny = 10.0\nradius = 5.0\nconcentration = 1.0\n";
+  auto run = [&](const std::string& name, const std::string& keys) {
+    write(dir / (name + ".toml"), deck + "[output]\ndir = \"" + (dir / name) + "\"\nformats = [\"vtk\"]\n" + keys);
+    const Result r = shwa(dir, "run " + (dir / (name + ".toml")));
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+  };
+  run("double", "");
+  run("zlib", "vtk_compression = \"zlib\"\n");
+  run("single", "precision = \"single\"\nvtk_compression = \"zlib\"\n");
+  using vti_test::read_vti;
+  for (const char* file : {"vtk/shwa_0002.vti", "vtk/maxima.vti"}) {
+    INFO(file);
+    const auto d = read_vti(slurp(dir / ("double/" + std::string(file))));
+    const auto z = read_vti(slurp(dir / ("zlib/" + std::string(file))));
+    const auto s = read_vti(slurp(dir / ("single/" + std::string(file))));
+    CHECK(!d.compressed);
+    CHECK(z.compressed);
+    CHECK(s.compressed);
+    REQUIRE(d.arrays.size() == (std::string(file) == "vtk/maxima.vti" ? 3u : 5u));
+    for (const auto& [name, a] : d.arrays) {
+      INFO(name);
+      CHECK(a.type == "Float64");
+      CHECK(z.arrays.at(name).type == "Float64");
+      CHECK(z.arrays.at(name).bytes == a.bytes);
+      CHECK(s.arrays.at(name).type == "Float32");
+      const std::vector<double> exact = d.values<double>(name);
+      const std::vector<float> single = s.values<float>(name);
+      REQUIRE(single.size() == exact.size());
+      for (std::size_t k = 0; k < exact.size(); ++k)
+        if (std::isnan(exact[k])) REQUIRE(std::isnan(single[k]));
+        else REQUIRE(single[k] == static_cast<float>(exact[k]));
+    }
+  }
+  // The resolved deck names both keys with their values; an unknown value is refused, naming it.
+  CHECK(slurp(dir / "single/deck.toml").find("precision = \"single\"") != std::string::npos);
+  CHECK(slurp(dir / "double/deck.toml").find("vtk_compression = \"none\"") != std::string::npos);
+  write(dir / "bad.toml", deck + "[output]\ndir = \"" + (dir / "bad") + "\"\nprecision = \"half\"\n");
+  const Result bad = shwa(dir, "run " + (dir / "bad.toml"));
+  CHECK(bad.code == 1);
+  CHECK(bad.err.find("output.precision") != std::string::npos);
+  CHECK(bad.err.find("expected one of double, single") != std::string::npos);
+  CHECK(!fs::exists(dir / "bad"));
 }
 
 TEST_CASE("app: a run writes every format, the summary and the resolved deck", "[app][outputs]") {

@@ -228,6 +228,7 @@ TEST_CASE("affinity: an output writer's thread may use every CPU of OpenMP's pla
     used = CPU_COUNT(&s);
   }).join();
   CHECK(inherited == CPU_COUNT(&mine));
+  CHECK(shwa::app::process_cpu_count() == used);  // the threads a writer may start
 #ifdef _OPENMP
   // Every CPU the process started with (OpenMP's places span them), one place or more than this
   // thread's.

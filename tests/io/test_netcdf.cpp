@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "io/error.hpp"
 #include "io_test_util.hpp"
@@ -166,17 +167,29 @@ TEST_CASE("netcdf: float fields are stored as float", "[io][netcdf]") {
   NetcdfWriter w(dir / "f.nc", layout(ScalarType::float32));
   w.write_static({"H", bottom.data()});
   w.append(0, {{"h", h.data()}, {"u", u.data()}});
-  const std::vector<double> wrong(6);
-  CHECK_THROWS_AS(w.append(1, {{"h", wrong.data()}, {"u", u.data()}}), std::invalid_argument);
+  // Doubles are stored as the nearest floats (output.precision = "single" in a double build).
+  const std::vector<double> wide = {0.1, 1.0 / 3, std::nan(""), -2.5e-7, 1e30, 6.25};
+  w.append(1, {{"h", wide.data()}, {"u", u.data()}});
   w.close();
   NcFile f(dir / "f.nc");
   nc_type type = NC_NAT;
   REQUIRE(nc_inq_vartype(f.id, f.var("h"), &type) == NC_NOERR);
   CHECK(type == NC_FLOAT);
-  std::vector<float> back(6);
-  REQUIRE(nc_get_var_float(f.id, f.var("u"), back.data()) == NC_NOERR);
+  std::vector<float> back(6), narrowed(6);
+  const std::size_t first[3] = {0, 0, 0}, second[3] = {1, 0, 0}, count[3] = {1, 2, 3};
+  REQUIRE(nc_get_vara_float(f.id, f.var("u"), first, count, back.data()) == NC_NOERR);
   CHECK(back == u);
   CHECK(f.record("h", 0, 2, 3) == std::vector<double>{1.5, 2, 3, 4, 5, 6.25});
+  REQUIRE(nc_get_vara_float(f.id, f.var("h"), second, count, narrowed.data()) == NC_NOERR);
+  for (std::size_t k = 0; k < wide.size(); ++k) {
+    INFO(k);
+    if (std::isnan(wide[k])) CHECK(std::isnan(narrowed[k]));
+    else CHECK(narrowed[k] == static_cast<float>(wide[k]));
+  }
+
+  // Floats do not widen into a double variable.
+  NetcdfWriter d(dir / "d.nc", layout(ScalarType::float64));
+  CHECK_THROWS_AS(d.append(0, {{"h", h.data()}, {"u", u.data()}}), std::invalid_argument);
 }
 
 TEST_CASE("netcdf: resuming drops the records after the restart time", "[io][netcdf]") {

@@ -1,11 +1,13 @@
 #include "io/vtk.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #include "io/error.hpp"
 #include "io_test_util.hpp"
+#include "vti_reader.hpp"
 
 using shwa::Extent;
 using shwa::io::FieldRef;
@@ -14,6 +16,7 @@ using shwa::io::PvdCollection;
 using shwa::io::test::slurp;
 using shwa::io::test::spit;
 using shwa::io::test::TempDir;
+using vti_test::read_vti;
 using shwa::io::test::xml_problem;
 
 namespace {
@@ -133,4 +136,100 @@ TEST_CASE("vtk: the .pvd is valid XML after every output, and resumes", "[io][vt
   CHECK(PvdCollection::resume(dir / "none.pvd", 1).entries().empty());
   spit(dir / "junk.pvd", "hello");
   CHECK_THROWS_AS(PvdCollection::resume(dir / "junk.pvd", 1), shwa::io::InputError);
+}
+
+TEST_CASE("vtk: compressed and single-precision arrays read back exactly", "[io][vtk]") {
+  TempDir dir;
+  // 700 x 400 cells: 2.24 MB of doubles, three blocks with a short last one; 1.12 MB of floats.
+  Domain g = grid();
+  g.nx = 700;
+  g.ny = 400;
+  const std::size_t n = 700 * 400;
+  std::vector<double> h(n), eta(n);
+  std::vector<float> c(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    // Land (0 and NaN) in the west, water with values that use all their digits in the east.
+    const bool wet = k % 700 >= 300;
+    h[k] = wet ? 1.0 / double(k + 3) + 0.25 * double(k % 13) : 0.0;
+    eta[k] = wet ? std::sin(double(k)) * 1e-3 : std::nan("");
+    c[k] = wet ? float(k % 97) / 7.0f : 0.0f;
+  }
+  const std::vector<FieldRef> fields = {{"h", h.data()}, {"eta", eta.data()}, {"c", c.data()}};
+  const Extent whole{0, g.nx, 0, g.ny};
+  auto bytes = [](const auto& v) {
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
+  };
+
+  shwa::io::write_vti(dir / "raw.vti", g, whole, fields, 1.5);
+  shwa::io::write_vti(dir / "z1.vti", g, whole, fields, 1.5, {std::nullopt, true, 1});
+  shwa::io::write_vti(dir / "z4.vti", g, whole, fields, 1.5, {std::nullopt, true, 4});
+  const std::string z1 = slurp(dir / "z1.vti");
+  CHECK(z1 == slurp(dir / "z4.vti"));  // the threads change nothing
+  CHECK(xml_problem(xml_part(z1)) == "");
+  CHECK_THAT(z1, Catch::Contains("header_type=\"UInt64\" compressor=\"vtkZLibDataCompressor\">"));
+  const auto raw = read_vti(slurp(dir / "raw.vti")), zipped = read_vti(z1);
+  CHECK(!raw.compressed);
+  CHECK(zipped.compressed);
+  for (const auto* f : {&raw, &zipped}) {
+    CHECK(f->arrays.at("h").type == "Float64");
+    CHECK(f->arrays.at("c").type == "Float32");
+    CHECK(f->arrays.at("h").bytes == bytes(h));
+    CHECK(f->arrays.at("eta").bytes == bytes(eta));
+    CHECK(f->arrays.at("c").bytes == bytes(c));
+  }
+  CHECK(zipped.arrays.at("h").blocks == 3);
+  CHECK(zipped.arrays.at("c").blocks == 2);
+  CHECK(z1.size() < slurp(dir / "raw.vti").size() / 2);
+
+  // Single precision: every array Float32, each value the float nearest the double.
+  std::vector<float> h32(n), eta32(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    h32[k] = static_cast<float>(h[k]);
+    eta32[k] = static_cast<float>(eta[k]);
+  }
+  const auto f32 = shwa::io::ScalarType::float32;
+  shwa::io::write_vti(dir / "s.vti", g, whole, fields, 1.5, {f32, false, 1});
+  shwa::io::write_vti(dir / "sz.vti", g, whole, fields, 1.5, {f32, true, 3});
+  for (const char* name : {"s.vti", "sz.vti"}) {
+    INFO(name);
+    const auto s = read_vti(slurp(dir / name));
+    for (const char* a : {"h", "eta", "c"}) CHECK(s.arrays.at(a).type == "Float32");
+    CHECK(s.arrays.at("h").bytes == bytes(h32));
+    CHECK(s.arrays.at("eta").bytes == bytes(eta32));
+    CHECK(s.arrays.at("c").bytes == bytes(c));
+  }
+  // Four bytes a value fewer for h and eta, the rest of the file within its offsets' digits.
+  const auto shrunk = double(slurp(dir / "raw.vti").size()) - double(slurp(dir / "s.vti").size());
+  CHECK(std::abs(shrunk - 8.0 * double(n)) < 100);
+  // Double precision widens a float field exactly.
+  shwa::io::write_vti(dir / "d.vti", g, whole, {{"c", c.data()}}, 1.5, {shwa::io::ScalarType::float64, true, 2});
+  const auto d = read_vti(slurp(dir / "d.vti"));
+  CHECK(d.arrays.at("c").type == "Float64");
+  const std::vector<double> wide = d.values<double>("c");
+  REQUIRE(wide.size() == n);
+  for (std::size_t k = 0; k < n; ++k) REQUIRE(wide[k] == double(c[k]));
+
+  // The .pvti of single-precision pieces says Float32 for a double field.
+  shwa::io::write_pvti(dir / "s.pvti", g, {whole}, {"s.vti"}, fields, f32);
+  CHECK_THAT(slurp(dir / "s.pvti"), Catch::Contains("<PDataArray type=\"Float32\" Name=\"h\"/>"));
+  CHECK(dir.files() == std::vector<std::string>{"d.vti", "raw.vti", "s.pvti", "s.vti", "sz.vti", "z1.vti", "z4.vti"});
+}
+
+TEST_CASE("vtk: an array of whole blocks has no short last block", "[io][vtk]") {
+  TempDir dir;
+  Domain g = grid();
+  g.nx = 512;
+  g.ny = 512;  // 2 MiB of doubles: exactly two blocks
+  std::vector<double> h(512 * 512);
+  for (std::size_t k = 0; k < h.size(); ++k) h[k] = double(k % 1000) * 0.5;
+  shwa::io::write_vti(dir / "z.vti", g, {0, 512, 0, 512}, {{"h", h.data()}}, 0, {std::nullopt, true, 2});
+  const std::string file = slurp(dir / "z.vti");
+  const auto base = file.find('_', file.find("<AppendedData")) + 1;
+  std::uint64_t header[3];
+  std::memcpy(header, file.data() + base, sizeof header);
+  CHECK(header[0] == 2);
+  CHECK(header[1] == shwa::io::kVtiBlockBytes);
+  CHECK(header[2] == 0);  // VTK's "no partial block"
+  const auto z = read_vti(file);
+  CHECK(z.values<double>("h") == h);
 }
