@@ -37,7 +37,7 @@ class AscOutput final : public OutputFormat {
   void put(const std::string& path, const Frame& f, const std::string& name) const {
     io::Raster r;
     static_cast<Domain&>(r) = f.grid;
-    r.v = f.global.at(name);
+    r.v = f.whole(name);
     io::write_esri_ascii(path, r);
     if (!projection_.empty()) io::write_projection(path, projection_);
   }

@@ -46,13 +46,13 @@ class NetcdfOutput final : public OutputFormat {
   void write(const Frame& f) override {
     if (!writer_) return;
     std::vector<io::FieldRef> refs;
-    for (const std::string& n : fields_) refs.emplace_back(n, f.global.at(n).data());
+    for (const std::string& n : fields_) refs.emplace_back(n, f.whole(n).data());
     writer_->append(f.time, refs);
   }
 
   void write_maxima(const Frame& f) override {
     if (!writer_) return;
-    for (const std::string& n : maxima_) writer_->write_static(io::FieldRef(n, f.global.at(n).data()));
+    for (const std::string& n : maxima_) writer_->write_static(io::FieldRef(n, f.whole(n).data()));
   }
 
   void finish(RunEnd) override {

@@ -39,7 +39,7 @@ class PngOutput final : public OutputFormat {
 
   void write(const Frame& f) override {
     if (!f.root()) return;
-    const std::vector<double>& h = f.global.at("h");
+    const std::vector<double>& h = f.whole("h");
     std::vector<double> depth(h.size()), c(h.size());
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t k = 0; k < h.size(); ++k) depth[k] = h[k] >= eps_h_ ? h[k] : nan;
@@ -47,7 +47,7 @@ class PngOutput final : public OutputFormat {
     const std::string tag = frame_tag(f.index), stamp = io::legend_time(f.time);
     put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp, stamp_room_);
     for (std::size_t p = 0; p < pollutants_.size(); ++p) {
-      const std::vector<double>& conc = f.global.at(pollutant_field("c", pollutants_[p]));
+      const std::vector<double>& conc = f.whole(pollutant_field("c", pollutants_[p]));
       for (std::size_t k = 0; k < h.size(); ++k)
         c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
       put(pollutant_field("concentration", pollutants_[p]) + "_" + tag, f.grid, c, c_max_[p],
@@ -57,16 +57,16 @@ class PngOutput final : public OutputFormat {
 
   void write_maxima(const Frame& f) override {
     if (!f.root()) return;
-    std::vector<double> hmax = f.global.at("hmax");
+    std::vector<double> hmax = f.whole("hmax");
     for (double& x : hmax)
       if (x < eps_h_) x = std::numeric_limits<double>::quiet_NaN();  // never wet
     const std::string until = "up to " + io::legend_time(f.time);
     put("hmax", f.grid, hmax, depth_max_, "max depth (m)", until);
     for (std::size_t p = 0; p < pollutants_.size(); ++p) {
       const std::string& name = pollutants_[p];
-      put(pollutant_field("cmax", name), f.grid, f.global.at(pollutant_field("cmax", name)), c_max_[p],
+      put(pollutant_field("cmax", name), f.grid, f.whole(pollutant_field("cmax", name)), c_max_[p],
           title("max concentration", name), until);
-      put(pollutant_field("arrival", name), f.grid, f.global.at(pollutant_field("arrival", name)), t_end_,
+      put(pollutant_field("arrival", name), f.grid, f.whole(pollutant_field("arrival", name)), t_end_,
           title("arrival (s)", name), "c > " + io::legend_number(threshold_) + ", " + until);
     }
   }

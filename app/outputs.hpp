@@ -1,10 +1,10 @@
 // shwa/app/outputs.hpp — the output formats of a run, each in its own file (output_*.cpp).
 //
 // At each output time the time loop builds a Frame: the derived fields (h, eta, u, v, c) of this
-// rank's block and, on the root rank, of the whole grid gathered there. Formats that write one
-// global file (ESRI ASCII, NetCDF, PNG) use the global fields on the root; VTK writes one piece
-// per rank from the local fields, and the root writes the header joining them. With one block,
-// local and global are the same cells.
+// rank's block and, on the root rank of several, of the whole grid gathered there. Formats that
+// write one global file (ESRI ASCII, NetCDF, PNG) use the whole grid's fields on the root
+// (Frame::whole); VTK writes one piece per rank from the local fields, and the root writes the
+// header joining them. With one block, the block's fields are the whole grid's: none are gathered.
 //
 // NetCDF and PNG need libraries that a build may lack (cmake/output-formats.cmake); output_formats()
 // says which formats this build has, and a deck asking for a missing one is refused before the run.
@@ -33,8 +33,12 @@ struct Frame {
   std::vector<Extent> pieces;  // every rank's block (on the root)
   int rank = 0, ranks = 1;
   FieldMap local;   // this block's owned cells, row-major
-  FieldMap global;  // the whole grid; only on the root rank
+  FieldMap global;  // the whole grid, on the root rank of several; empty with one rank
   bool root() const { return rank == 0; }
+  /// The whole grid's field `name` (on the root): with one rank, the block's.
+  const std::vector<double>& whole(const std::string& name) const {
+    return ranks == 1 ? local.at(name) : global.at(name);
+  }
 };
 
 /// The concentration every output gives a cell: c = hc / h wherever the cell holds water (h at

@@ -57,21 +57,25 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // of the bathymetry.
   const U setup = run + D * P + mirror * (F + 1 + man) + D * B + (m.root ? D * N : 0);
   // An output (or the comparison with an exact solution at the end): the block's conserved
-  // fields, its bottom and its 4 + t derived ones, on the root the derived fields of the whole
-  // grid (all kept for the next output where the run writes frames), a gather's buffer and the
-  // writers' copies.
+  // fields, its bottom and its 4 + t derived ones, on the root of several ranks the derived fields
+  // of the whole grid (all kept for the next output where the run writes frames) and a gather's
+  // buffer, and the writers' copies.
   U writer = 0;  // the formats write at once: their copies add up
   if (m.root && m.asc) writer += D * N;
   if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale);
-  const U kept = (F + 1 + 4 + t) * D * B + mirror + (m.root ? (4 + t) * D * N : 0);
+  // With one block the block's fields are the whole grid's: nothing is gathered (Frame::whole).
+  const bool several = m.px * m.py > 1;
+  const U kept = (F + 1 + 4 + t) * D * B + mirror + (m.root && several ? (4 + t) * D * N : 0);
   // Each rank's VTK piece compressed: no more than its arrays' bytes (the frame's 4 + t fields or
   // the 1 + 2t maxima maps), plus a block to convert and one to compress into for each thread.
   const U vtk = m.vtk_zlib ? std::max(4 + t, 1 + 2 * t) * U(m.output_bytes) * B + 2 * U(m.vtk_threads) * (U(1) << 20) : 0;
-  const U frame = run + kept + vtk + (m.root ? D * N + writer : 0);
+  const U frame = run + kept + vtk + (m.root ? (several ? D * N : 0) + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
   // one being gathered, a gather's buffer, the gathered doubles and their copy.
   const U arrays = F + maps;
-  const U checkpoint = run + (m.frames ? kept : 0) + D * B + mirror + (m.root ? arrays * r * N + 3 * D * N : 0);
+  // With one block the block's doubles are the array (moved), or its copy in single precision.
+  const U checkpoint =
+      run + (m.frames ? kept : 0) + D * B + mirror + (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) : 0);
   // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from
   // doubles of the whole grid.
   const U restart = m.restart ? run + D * B + mirror + (m.root ? 2 * arrays * r * N + 2 * D * N : 0) : 0;

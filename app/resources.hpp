@@ -11,11 +11,11 @@
 //     QuietMap, the diagnostics' 2 packed copies and the 3 maxima maps of the owned cells, the
 //     gauge buffer and the halo buffers;
 //   - on the root rank, the gathered bathymetry kept for the outputs; at an output the block's
-//     fields on the host and their derived fields, on the root those of the whole grid too (5
-//     each), kept from the first output on, with a gather's buffer and the writers' own copies,
-//     all at once (ESRI ASCII a raster, PNG two fields and the image); at a checkpoint the whole-grid arrays
-//     in the run's precision with a gather's buffers; on a restart the checkpoint read whole and
-//     its arrays;
+//     fields on the host and their derived fields, on the root of several ranks those of the
+//     whole grid too (5 each) with a gather's buffer, kept from the first output on, and the
+//     writers' own copies, all at once (ESRI ASCII a raster, PNG two fields and the image, VTK
+//     its piece compressed); at a checkpoint the whole-grid arrays in the run's precision with a
+//     gather's buffers; on a restart the checkpoint read whole and its arrays;
 //   - where the device's memory is not the host's, the host mirrors of the padded fields.
 // Program code, libraries and the runtime are a fixed allowance. Where the build's device memory
 // is host memory (Serial, OpenMP) the two add up against the host's.

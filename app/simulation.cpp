@@ -84,8 +84,8 @@ Grid unpadded(Grid g) {
 }
 
 /// A whole-grid array of the run's precision for a checkpoint.
-std::variant<std::vector<double>, std::vector<float>> in_run_precision(const std::vector<double>& v) {
-  if (sizeof(Real) == sizeof(double)) return v;
+std::variant<std::vector<double>, std::vector<float>> in_run_precision(std::vector<double>&& v) {
+  if (sizeof(Real) == sizeof(double)) return std::move(v);
   return std::vector<float>(v.begin(), v.end());
 }
 
@@ -144,6 +144,7 @@ class BlockRun {
   void describe(Frame& f, int index) const;
   const Frame& frame(int index);
   Frame maxima_frame();
+  void gather_whole(Frame& f);
   /// The maxima maps by their names in files (maxima_names): hmax, each pollutant's cmax and arrival.
   std::vector<std::pair<std::string, Field<E>>> maxima_maps() const {
     std::vector<std::pair<std::string, Field<E>>> maps{{"hmax", maxima_.hmax}};
@@ -425,9 +426,16 @@ const Frame& BlockRun<E>::frame(int index) {
   for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
   if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
   derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
+  gather_whole(f);
+  return f;
+}
+
+/// The whole grid's fields on the root, where several ranks hold it (Frame::whole).
+template <class E>
+void BlockRun<E>::gather_whole(Frame& f) {
+  if (coll_.ranks() == 1) return;
   std::vector<double> none;  // what ranks other than the root gather
   for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);
-  return f;
 }
 
 /// The maxima maps, at the end: the output buffers go first, so that the run's peak of memory is
@@ -445,8 +453,7 @@ Frame BlockRun<E>::maxima_frame() {
   for (const std::string& p : cfg_.pollutants)
     for (double& t : f.local[pollutant_field("arrival", p)])
       if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
-  std::vector<double> none;
-  for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);
+  gather_whole(f);
   return f;
 }
 
@@ -491,8 +498,8 @@ void BlockRun<E>::compare_with_exact() {
   const Frame& f = frame(0);
   if (!coll_.root()) return;
   const Domain& g = cfg_.grid;
-  const std::vector<double>& h = f.global.at("h");
-  const std::vector<double>& u = f.global.at("u");
+  const std::vector<double>& h = f.whole("h");
+  const std::vector<double>& u = f.whole("u");
   double l1 = 0, linf = 0, uinf = 0;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {

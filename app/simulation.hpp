@@ -59,6 +59,11 @@ class Collective {
     gather(owned, block, whole);
     return whole;
   }
+  /// The same from values the caller gives up: with one rank they are the whole grid, not copied.
+  std::vector<double> gather(std::vector<double>&& owned, const Grid& block) {
+    if (ranks() == 1) return std::move(owned);
+    return gather(static_cast<const std::vector<double>&>(owned), block);
+  }
   /// This block's owned cells of a whole-grid field that the root holds (restart).
   virtual std::vector<double> scatter(const std::vector<double>& global, const Grid& block) = 0;
   /// Every rank's block, on the root.

@@ -227,12 +227,6 @@ TEST_CASE("memory: the estimate bounds what a run allocates, and is not far abov
   };
   write(dir / "dam.toml", dam("0.6"));
   check_bounds(run_counted(dir / "dam.toml", {}, false), "dam break, every format");
-  // VTK compressed, in single precision: each rank holds its piece's compressed arrays.
-  std::string zlib = dam("0.6");
-  zlib.replace(zlib.find(out), out.size(), dir / "zlib");
-  zlib.replace(zlib.find("formats = ["), 11, "vtk_compression = \"zlib\"\nprecision = \"single\"\nformats = [");
-  write(dir / "zlib.toml", zlib);
-  check_bounds(run_counted(dir / "zlib.toml", {}, false), "dam break, every format, VTK compressed");
   // The same run continued from its checkpoint to a later end: the checkpoint is read whole.
   write(dir / "dam.toml", dam("0.9"));
   check_bounds(run_counted(dir / "dam.toml", {}, true), "the dam break restarted");
