@@ -5,17 +5,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <exception>
 #include <filesystem>
 #include <optional>
 #include <set>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "io/atomic_file.hpp"
 #include "io/error.hpp"
 #include "io/text.hpp"
+#include "io/threads.hpp"
 
 namespace shwa::io {
 
@@ -137,8 +135,8 @@ std::vector<ZlibArray> compress_fields(const std::string& path, const std::vecto
       jobs.push_back({a, first, std::min(per_block, cells - first)});
   }
   std::atomic<std::size_t> next{0};
-  std::vector<std::exception_ptr> errors(std::size_t(std::max(threads, 1)));
-  auto work = [&](std::size_t worker) {
+  // Blocks are taken one at a time, as each worker comes free: they compress at different rates.
+  run_on_threads(std::min(threads, int(jobs.size())), [&](int) {
     try {
       std::vector<unsigned char> scratch, zbuf(compressBound(uLong(kVtiBlockBytes)));
       for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
@@ -156,22 +154,10 @@ std::vector<ZlibArray> compress_fields(const std::string& path, const std::vecto
         arrays[job.array].blocks[std::size_t(job.first * width / kVtiBlockBytes)].assign(zbuf.data(), zbuf.data() + zbytes);
       }
     } catch (...) {
-      errors[worker] = std::current_exception();
       next = jobs.size();  // the others stop at their next block
+      throw;
     }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t w = 1; w < errors.size() && w < jobs.size(); ++w) {
-    try {
-      pool.emplace_back(work, w);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: those started and this one do the blocks
-    }
-  }
-  work(0);
-  for (std::thread& t : pool) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
   return arrays;
 }
 

@@ -1,11 +1,14 @@
 #include "io/vtk.hpp"
 
 #include <catch2/catch.hpp>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 
 #include "io/error.hpp"
+#include "io/threads.hpp"
 #include "io_test_util.hpp"
 #include "vti_reader.hpp"
 
@@ -232,4 +235,26 @@ TEST_CASE("vtk: an array of whole blocks has no short last block", "[io][vtk]") 
   CHECK(header[2] == 0);  // VTK's "no partial block"
   const auto z = read_vti(file);
   CHECK(z.values<double>("h") == h);
+}
+
+TEST_CASE("threads: every worker runs once, new threads start with on_start, the lowest error wins", "[io][vtk]") {
+  std::vector<int> ran(5, 0);
+  std::atomic<int> started{0};
+  std::thread::id caller = std::this_thread::get_id(), zero;
+  shwa::io::run_on_threads(
+      5,
+      [&](int w) {
+        ++ran[std::size_t(w)];
+        if (w == 0) zero = std::this_thread::get_id();
+      },
+      [&] { ++started; });
+  CHECK(ran == std::vector<int>(5, 1));
+  CHECK(started == 4);
+  CHECK(zero == caller);
+  shwa::io::run_on_threads(0, [&](int w) { ++ran[std::size_t(w)]; });  // at least the calling thread
+  CHECK(ran[0] == 2);
+  auto failing = [](int w) {
+    if (w == 2 || w == 3) throw std::runtime_error("worker " + std::to_string(w));
+  };
+  CHECK_THROWS_WITH(shwa::io::run_on_threads(4, failing), "worker 2");
 }
