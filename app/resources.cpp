@@ -44,11 +44,14 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   U device = r * P * (2 * F + 1 + 2 * man) + 4 * ((by + 2 * k + 7) / 8) * ((bx + 2 * k + 7) / 8) +
              (2 + 1 + 2 * t) * r * B + kGaugeRows * F * U(m.gauges) * r;
   if (m.px * m.py > 1) device += 2 * F * r * k * (2 * (bx + by) + 4 * k);
+  // Where the host cannot read the device, the owned cells of a field on their way to the host
+  // (owned_to_host's stage, kept between outputs).
+  if (!m.device_is_host) device += D * B;
   device += kDeviceAllowance;
 
   // Host, by phase: what lives through the run, plus each phase's own.
   const U init = D * B * (4 + t + man);  // the initial state of the rank's block: H, h, u, v, c
-  const U mirror = m.device_is_host ? 0 : r * P;  // a host copy of one padded field
+  const U mirror = m.device_is_host ? 0 : r * P;  // a host copy of one padded field (set-up, restart)
   // Reading the rasters: the values of each stay (whole grid) while the next one's text is read,
   // and while the block's initial state is built from them.
   const U load = D * N * U(m.rasters) + std::max(U(m.largest_raster_bytes), init);
@@ -65,7 +68,7 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale);
   // With one block the block's fields are the whole grid's: nothing is gathered (Frame::whole).
   const bool several = m.px * m.py > 1;
-  const U kept = (F + 1 + 4 + t) * D * B + mirror + (m.root && several ? (4 + t) * D * N : 0);
+  const U kept = (F + 1 + 4 + t) * D * B + (m.root && several ? (4 + t) * D * N : 0);
   // Each rank's VTK piece compressed: no more than its arrays' bytes (the frame's 4 + t fields or
   // the 1 + 2t maxima maps), plus a block to convert and one to compress into for each thread.
   const U vtk = m.vtk_zlib ? std::max(4 + t, 1 + 2 * t) * U(m.output_bytes) * B + 2 * U(m.vtk_threads) * (U(1) << 20) : 0;
@@ -75,7 +78,7 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   const U arrays = F + maps;
   // With one block the block's doubles are the array (moved), or its copy in single precision.
   const U checkpoint =
-      run + (m.frames ? kept : 0) + D * B + mirror + (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) : 0);
+      run + (m.frames ? kept : 0) + D * B + (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) : 0);
   // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from
   // doubles of the whole grid.
   const U restart = m.restart ? run + D * B + mirror + (m.root ? 2 * arrays * r * N + 2 * D * N : 0) : 0;

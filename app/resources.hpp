@@ -16,7 +16,9 @@
 //     writers' own copies, all at once (ESRI ASCII a raster, PNG two fields and the image, VTK
 //     its piece compressed); at a checkpoint the whole-grid arrays in the run's precision with a
 //     gather's buffers; on a restart the checkpoint read whole and its arrays;
-//   - where the device's memory is not the host's, the host mirrors of the padded fields.
+//   - where the device's memory is not the host's, the host mirrors of the padded fields set at
+//     set-up and on a restart, and on the device a buffer of a field's owned cells (outputs,
+//     checkpoints).
 // Program code, libraries and the runtime are a fixed allowance. Where the build's device memory
 // is host memory (Serial, OpenMP) the two add up against the host's.
 #pragma once

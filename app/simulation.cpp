@@ -177,11 +177,12 @@ class BlockRun {
   RunOutputs outputs_;
   std::vector<double> H_global_;  // on the root
   // The buffers of an output, kept from one to the next (resources.hpp counts them): the frame,
-  // the block's conserved fields and bottom on the host, and a device field's host mirror.
+  // the block's conserved fields and bottom on the host, and (where the host cannot read the
+  // device) a device buffer of a field's owned cells.
   Frame frame_;
   std::vector<double> host_h_, host_qx_, host_qy_, host_H_;
   std::vector<std::vector<double>> host_hc_;
-  HostMirror<Field<E>> stage_;
+  OwnedStage<Field<E>> stage_;
   int px_ = 1, py_ = 1;
   std::string transport_ = "none";
 

@@ -4,6 +4,7 @@
 #include "solver.hpp"
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 namespace shwa {
@@ -73,31 +74,53 @@ void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
   s.finalize_setup(ex);
 }
 
-/// The owned cells of a field copied into `out` (resized; its storage reused), row-major (j * nx + i,
-/// j = 0 the southern row). Where the field is not in host memory it goes through `stage`, a host
-/// mirror kept between calls (made, or made again, to the field's extents).
+/// A block's owned cells as doubles where a field lives, which owned_to_host keeps between calls
+/// for a field the host cannot read.
 template <class View>
-void owned_to_host(const View& f, const Grid& g, std::vector<double>& out, HostMirror<View>& stage) {
+using OwnedStage = Kokkos::View<double**, Kokkos::LayoutRight, typename View::memory_space>;
+
+namespace detail {
+/// to(j, i) = from(j + ng, i + ng): the owned cells of a padded field, as doubles.
+template <class To, class From>
+struct PackOwned {
+  To to;
+  From from;
+  int ng;
+  KOKKOS_INLINE_FUNCTION void operator()(const int j, const int i) const { to(j, i) = double(from(j + ng, i + ng)); }
+};
+}  // namespace detail
+
+/// The owned cells of a field copied into `out` (resized; its storage reused), row-major (j * nx + i,
+/// j = 0 the southern row), by a kernel where the field lives: into `out` itself where the host
+/// can read the field, else into `stage` (made, or made again, to the block's extents), which
+/// one copy brings into `out`.
+template <class View>
+void owned_to_host(const View& f, const Grid& g, std::vector<double>& out, OwnedStage<View>& stage) {
   out.resize(size_t(g.nx) * g.ny);
-  auto copy_from = [&](const auto& m) {
-    for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i) out[size_t(j) * g.nx + i] = double(m(j + g.ng, i + g.ng));
+  using Out = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const Out dst(out.data(), size_t(g.ny), size_t(g.nx));
+  auto pack = [&](const auto& to) {
+    using To = std::decay_t<decltype(to)>;
+    Kokkos::parallel_for("shwa::owned_to_host",
+                         Kokkos::MDRangePolicy<typename View::execution_space, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
+                         detail::PackOwned<To, View>{to, f, g.ng});
   };
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename View::memory_space>::accessible) {
-    Kokkos::fence();  // the kernels writing f are done (a device's memory the host can read too)
-    copy_from(f);
+    pack(dst);
   } else {
-    if (stage.extent(0) != f.extent(0) || stage.extent(1) != f.extent(1)) stage = Kokkos::create_mirror_view(f);
-    Kokkos::deep_copy(stage, f);
-    copy_from(stage);
+    if (stage.extent(0) != size_t(g.ny) || stage.extent(1) != size_t(g.nx))
+      stage = OwnedStage<View>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::owned_stage"), g.ny, g.nx);
+    pack(stage);
+    Kokkos::deep_copy(dst, stage);
   }
+  Kokkos::fence();  // `out` holds the values on return
 }
 
 /// The owned cells of a field, copied to the host, row-major (j * nx + i, j = 0 the southern row).
 template <class View>
 std::vector<double> owned_to_host(const View& f, const Grid& g) {
   std::vector<double> out;
-  HostMirror<View> stage;
+  OwnedStage<View> stage;
   owned_to_host(f, g, out, stage);
   return out;
 }
