@@ -106,6 +106,9 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
            std::to_string(cfg.grid.nx) + " x " + std::to_string(cfg.grid.ny));
   if (c.precision != 4 && c.precision != 8)
     refuse("impossible checkpoint: precision of " + std::to_string(c.precision) + " bytes");
+  if (c.precision != int(sizeof(Real)))
+    refuse(std::string("the checkpoint was written in ") + (c.precision == 4 ? "single" : "double") +
+           " precision, this build runs in the other");
   // Every array (the state, the maxima) holds a value a cell: a file whose checksums hold may still
   // have been written wrong.
   const std::size_t cells = std::size_t(c.nx) * std::size_t(c.ny);
@@ -133,6 +136,12 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
     const auto a = ours.find(key), b = theirs.find(key);
     const bool here = a != ours.end(), there = b != theirs.end();
     if (here && there && a->second == b->second) continue;
+    // A key that the checkpoint's shwa did not have: the same run where this one leaves it at its
+    // default, which keeps what shwa did before the key existed.
+    if (here && !there) {
+      const auto w = cfg.definition.where.find(key);
+      if (w != cfg.definition.where.end() && w->second == "default") continue;
+    }
     const auto w = cfg.definition.where.find(key);
     const std::string where = w == cfg.definition.where.end() || w->second.empty() || w->second == "default"
                                   ? cfg.deck_path

@@ -63,7 +63,7 @@ void declare_grid(Deck& d) {
 io::Raster load_raster(Deck& d, const std::string& key) {
   const std::string path = d.get_path(key);
   try {
-    return io::read_esri_ascii(path);
+    return io::read_esri_ascii(path, io::Workers{process_cpu_count(), use_process_cpus});
   } catch (const InputError& e) {
     throw InputError(std::string(e.what()) + " (the file of " + key + ", " + d.where(key) + ")");
   }

@@ -18,7 +18,7 @@ class VtkOutput final : public OutputFormat {
         fields_(run_field_names(cfg.out.fields, cfg.pollutants)),
         maxima_(maxima_names(cfg.pollutants)),
         encoding_{cfg.out.single_precision ? std::optional(io::ScalarType::float32) : std::nullopt, cfg.out.vtk_zlib,
-                  process_cpu_count()},
+                  io::Workers{process_cpu_count(), use_process_cpus}},
         pvd_(resume ? io::PvdCollection::resume(dir_ + "/shwa.pvd", *resume) : io::PvdCollection(dir_ + "/shwa.pvd")) {}
 
   void write(const Frame& f) override {

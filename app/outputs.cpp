@@ -84,7 +84,7 @@ void derived_fields(const std::vector<double>& h, const std::vector<double>& qx,
   }
   // Contiguous runs of cells, one a thread; runs of at least 64 Ki cells, where a thread costs
   // less than what it takes over.
-  const int threads = int(std::min<std::size_t>(std::size_t(process_cpu_count()), n / 65536 + 1));
+  const int threads = int(std::min<std::size_t>(std::size_t(process_cpu_count()), std::max<std::size_t>(n / 65536, 1)));
   io::run_on_threads(
       threads,
       [&](int w) {

@@ -69,9 +69,11 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // With one block the block's fields are the whole grid's: nothing is gathered (Frame::whole).
   const bool several = m.px * m.py > 1;
   const U kept = (F + 1 + 4 + t) * D * B + (m.root && several ? (4 + t) * D * N : 0);
-  // Each rank's VTK piece compressed: no more than its arrays' bytes (the frame's 4 + t fields or
-  // the 1 + 2t maxima maps), plus a block to convert and one to compress into for each thread.
-  const U vtk = m.vtk_zlib ? std::max(4 + t, 1 + 2 * t) * U(m.output_bytes) * B + 2 * U(m.vtk_threads) * (U(1) << 20) : 0;
+  // Each rank's VTK piece compressed: its arrays' bytes (the frame's 4 + t fields or the 1 + 2t
+  // maxima maps) and zlib's worst case over them (1/4096 more, a block header each), plus for each
+  // thread a block to convert, one to compress into and zlib's state (2.5 MiB in all).
+  const U vtk_raw = std::max(4 + t, 1 + 2 * t) * U(m.output_bytes) * B;
+  const U vtk = m.vtk_zlib ? vtk_raw + vtk_raw / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
   const U frame = run + kept + vtk + (m.root ? (several ? D * N : 0) + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
   // one being gathered, a gather's buffer, the gathered doubles and their copy.

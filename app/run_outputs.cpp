@@ -8,12 +8,11 @@
 #include "io/atomic_file.hpp"
 #include "io/checkpoint.hpp"
 #include "io/error.hpp"
+#include "io/threads.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <system_error>
-#include <thread>
 
 namespace shwa::app {
 
@@ -73,32 +72,17 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
 
 // Runs f on every format at once, each on a thread of its own that may use every CPU of the
 // process (affinity.hpp): the formats write files of their own from the same frame, and while
-// one waits on the file system another encodes. The error of the first format that had one, in
-// their order, is thrown.
+// one waits on the file system another encodes. The calling thread, which OpenMP may have bound
+// to one core, only waits (worker 0), unless a thread cannot be started. The error of the first
+// format that had one, in their order, is thrown.
 template <class F>
 void RunOutputs::each_format_at_once(F&& f) {
-  std::vector<std::exception_ptr> errors(formats_.size());
-  auto run = [&](std::size_t k) {
-    try {
-      f(*formats_[k]);
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (std::size_t k = 0; k < formats_.size(); ++k) {
-    try {
-      threads.emplace_back([&run, k] {
-        use_process_cpus();
-        run(k);
-      });
-    } catch (const std::system_error&) {
-      run(k);  // no thread to be had (a limit on processes): this one writes it
-    }
-  }
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  io::run_on_threads(
+      int(formats_.size()) + 1,
+      [&](int w) {
+        if (w > 0) f(*formats_[std::size_t(w - 1)]);
+      },
+      use_process_cpus);
 }
 
 void RunOutputs::write(const Frame& frame) {

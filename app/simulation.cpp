@@ -140,7 +140,12 @@ class BlockRun {
   void record_gauges();
   void flush_gauges();
   // Outputs and checkpoints.
-  std::vector<double> gather(const Field<E>& f, const Grid& g) { return coll_.gather(owned_to_host(f, g), g); }
+  // A field's owned cells on the root, through the output's device buffer (stage_).
+  std::vector<double> gather(const Field<E>& f, const Grid& g) {
+    std::vector<double> owned;
+    owned_to_host(f, g, owned, stage_);
+    return coll_.gather(std::move(owned), g);
+  }
   void describe(Frame& f, int index) const;
   const Frame& frame(int index);
   Frame maxima_frame();
@@ -233,9 +238,6 @@ void BlockRun<E>::restore(const std::string& path) {
     if (!coll_.root()) return;
     c = io::read_checkpoint(path);
     check_restart(c, path, cfg_, outputs_.definition());
-    if (c.precision != int(sizeof(Real)))
-      throw io::InputError(path + ": the checkpoint was written in " + (c.precision == 4 ? "single" : "double") +
-                           " precision, this build runs in the other");
     for (const char* key : {"dt_min", "dt_max", "volume_initial", "clipped_volume"}) meta_double(c, path, key);
     for (const std::string& p : cfg_.pollutants) meta_double(c, path, pollutant_field("mass_initial", p));
   });
@@ -472,7 +474,7 @@ void BlockRun<E>::write_checkpoint() {
   for (int k = 0; k < w.size(); ++k) c.arrays[Conserved<E>::name(k)] = in_run_precision(gather(w[k], block_));
   if (cfg_.out.maxima) {
     const Grid mg = unpadded(block_);
-    for (const auto& [name, map] : maxima_maps()) c.arrays[name] = in_run_precision(coll_.gather(owned_to_host(map, mg), block_));
+    for (const auto& [name, map] : maxima_maps()) c.arrays[name] = in_run_precision(gather(map, mg));
   }
   const double clipped = clipped_before_ + ex_.sum_all(solver_.clipped_volume());
   c.metadata = {{"dt_min", io::format_double(stats_.dt_min)},

@@ -80,32 +80,36 @@ template <class View>
 using OwnedStage = Kokkos::View<double**, Kokkos::LayoutRight, typename View::memory_space>;
 
 namespace detail {
-/// to(j, i) = from(j + ng, i + ng): the owned cells of a padded field, as doubles.
+/// to(k / nx, k % nx) = from(k / nx + ng, k % nx + ng): the owned cells of a padded field, as
+/// doubles, one index a cell so that neighbouring threads take neighbouring cells on any backend.
 template <class To, class From>
 struct PackOwned {
   To to;
   From from;
-  int ng;
-  KOKKOS_INLINE_FUNCTION void operator()(const int j, const int i) const { to(j, i) = double(from(j + ng, i + ng)); }
+  int nx, ng;
+  KOKKOS_INLINE_FUNCTION void operator()(const long k) const {
+    const int j = int(k / nx), i = int(k % nx);
+    to(j, i) = double(from(j + ng, i + ng));
+  }
 };
 }  // namespace detail
 
 /// The owned cells of a field copied into `out` (resized; its storage reused), row-major (j * nx + i,
-/// j = 0 the southern row), by a kernel where the field lives: into `out` itself where the host
-/// can read the field, else into `stage` (made, or made again, to the block's extents), which
-/// one copy brings into `out`.
+/// j = 0 the southern row), by a kernel of the field's execution space: into `out` itself where
+/// that space can write host memory, else into `stage` (made, or made again, to the block's
+/// extents), which one copy brings into `out`.
 template <class View>
 void owned_to_host(const View& f, const Grid& g, std::vector<double>& out, OwnedStage<View>& stage) {
+  using Space = typename View::execution_space;
   out.resize(size_t(g.nx) * g.ny);
   using Out = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const Out dst(out.data(), size_t(g.ny), size_t(g.nx));
   auto pack = [&](const auto& to) {
     using To = std::decay_t<decltype(to)>;
-    Kokkos::parallel_for("shwa::owned_to_host",
-                         Kokkos::MDRangePolicy<typename View::execution_space, Kokkos::Rank<2>>({0, 0}, {g.ny, g.nx}),
-                         detail::PackOwned<To, View>{to, f, g.ng});
+    Kokkos::parallel_for("shwa::owned_to_host", Kokkos::RangePolicy<Space>(0, long(g.nx) * long(g.ny)),
+                         detail::PackOwned<To, View>{to, f, g.nx, g.ng});
   };
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename View::memory_space>::accessible) {
+  if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
     pack(dst);
   } else {
     if (stage.extent(0) != size_t(g.ny) || stage.extent(1) != size_t(g.nx))

@@ -39,7 +39,7 @@ if [ -z "$cxx" ] || ! has_libfuzzer "$cxx"; then
 fi
 
 flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-       -I"$root/app")
+       -I"$root/app" -I"$root/core")
 sources=(text deck raster csv_series atomic_file)
 
 echo "fuzz-parsers: building with $cxx in $out"

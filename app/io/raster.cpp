@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cstdint>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/text.hpp"
+#include "io/threads.hpp"
 
 namespace shwa::io {
 
@@ -183,11 +185,57 @@ Domain read_esri_ascii_grid(const std::string& path) {
   return g;
 }
 
-Raster parse_esri_ascii(std::string_view text, const std::string& name) {
+namespace {
+
+// A run of whole lines of a raster's body, read by one worker: how many values each line holds,
+// and the first value that is not a finite number.
+struct BodyPiece {
+  std::size_t begin = 0, end = 0;  // offsets in the text; `end` follows a line end or is the text's end
+  std::vector<std::uint32_t> counts;  // values (blank-separated tokens) on each line
+  std::size_t values = 0;             // their sum
+  std::size_t first_value = 0;        // index in the raster of the piece's first value
+  int first_line = 0;                 // line number of `begin`
+  // The first token that is not a finite number: its line (from the piece's first), its place
+  // on that line and what is wrong with it.
+  bool bad = false;
+  std::size_t bad_line = 0, bad_token = 0;
+  std::string bad_what;
+};
+
+// Calls f(line_begin, line_end) for each line of [begin, end) of `text`.
+template <class F>
+void each_line(std::string_view text, std::size_t begin, std::size_t end, F&& f) {
+  for (std::size_t pos = begin; pos < end;) {
+    const std::size_t stop = std::min(text.find('\n', pos), text.size());
+    if (!f(pos, stop)) return;
+    pos = stop + 1;
+  }
+}
+
+// Calls f(token, index on the line) for each blank-separated token of [from, to); stops where f
+// returns false.
+template <class F>
+bool each_token(std::string_view text, std::size_t from, std::size_t to, F&& f) {
+  std::size_t n = 0;
+  for (std::size_t i = from; i < to;) {
+    while (i < to && is_blank(text[i])) ++i;
+    if (i == to) break;
+    std::size_t j = i;
+    while (j < to && !is_blank(text[j])) ++j;
+    if (!f(text.substr(i, j - i), n++)) return false;
+    i = j;
+  }
+  return true;
+}
+
+}  // namespace
+
+Raster parse_esri_ascii(std::string_view text, const std::string& name, const Workers& workers,
+                        std::size_t piece_bytes) {
   text = without_utf8_bom(text);
   check_line_ends(text, name);
   HeaderReader header(text, name);
-  std::size_t pos = header.read();
+  const std::size_t body = header.read();
 
   Raster r;
   grid_of_header(header, r);
@@ -198,74 +246,125 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name) {
   const auto count_text = [&] {
     return std::to_string(expected) + " (" + std::to_string(r.ny) + " rows of " + std::to_string(r.nx) + ")";
   };
-  // Never trust the header for the allocation: a short file claiming 1e9 x 1e9 cells is an
-  // error to report, not an allocation to attempt.
-  r.v.reserve(std::min(expected, text.size() / 2 + 1));
-  // Each row starts on a new line and ends at the end of a line; a long row may go on over the
-  // next lines. A line that ends one row and starts the next, or a row that runs past ncols,
-  // means rows of the wrong length.
   const auto fail = [&](int line, const std::string& msg) -> InputError {
     return InputError(name + ":" + std::to_string(line) + ": " + msg);
   };
-  const std::size_t nx = static_cast<std::size_t>(r.nx);
+
+  // The body in pieces of whole lines, several a worker, so that the workers share it evenly.
+  const int threads = std::max(workers.count, 1);
+  const std::size_t bytes = text.size() - body;
+  const std::size_t wanted =
+      std::clamp<std::size_t>(bytes / std::max<std::size_t>(piece_bytes, 1), 1, std::size_t(threads) * 64);
+  std::vector<BodyPiece> pieces;
+  for (std::size_t k = 0, begin = body; k < wanted && begin < text.size(); ++k) {
+    std::size_t end = k + 1 == wanted ? text.size() : body + bytes * (k + 1) / wanted;
+    if (end < begin) end = begin;
+    end = std::min(text.find('\n', std::max(end, begin + 1) - 1), text.size());  // just after a line end
+    if (end < text.size()) ++end;
+    pieces.push_back({});
+    pieces.back().begin = begin;
+    pieces.back().end = end;
+    begin = end;
+  }
+  const auto for_pieces = [&](auto&& f) {
+    const int n = int(std::min<std::size_t>(std::size_t(threads), pieces.size()));
+    run_on_threads(Workers{n, workers.on_start}, [&](int w) {
+      for (std::size_t k = std::size_t(w); k < pieces.size(); k += std::size_t(n)) f(pieces[k]);
+    });
+  };
+
+  // Each line's values counted, so that each piece knows where its values and lines begin.
+  for_pieces([&](BodyPiece& p) {
+    each_line(text, p.begin, p.end, [&](std::size_t from, std::size_t to) {
+      std::uint32_t n = 0;
+      each_token(text, from, to, [&](std::string_view, std::size_t) {
+        ++n;
+        return true;
+      });
+      p.counts.push_back(n);
+      p.values += n;
+      return true;
+    });
+  });
+  std::size_t values = 0;
   int line = header.data_line();
+  for (BodyPiece& p : pieces) {
+    p.first_value = values;
+    p.first_line = line;
+    values += p.values;
+    line += int(p.counts.size());
+  }
+  // Never more than the header's grid: a short file claiming 1e9 x 1e9 cells is an error to
+  // report, not an allocation to attempt; a long one is reported below.
+  r.v.resize(std::min(values, expected));
+  for_pieces([&](BodyPiece& p) {
+    std::size_t at = p.first_value, on = 0;
+    each_line(text, p.begin, p.end, [&](std::size_t from, std::size_t to) {
+      const bool whole = each_token(text, from, to, [&](std::string_view token, std::size_t k) {
+        const auto x = parse_double(token);
+        if (!x || !std::isfinite(*x)) {
+          p.bad = true;
+          p.bad_line = on;
+          p.bad_token = k;
+          p.bad_what = !x ? shown(token) + " is not a number"
+                          : "value " + shown(token) + " is not finite (mark missing data with NODATA_value)";
+          return false;
+        }
+        if (at < r.v.size()) r.v[at] = nodata && *x == *nodata ? std::nan("") : *x;
+        ++at;
+        return true;
+      });
+      ++on;
+      return whole;
+    });
+  });
+
+  // Each row starts on a new line and ends at the end of a line; a long row may go on over the
+  // next lines. A line that ends one row and starts the next, or a row that runs past ncols,
+  // means rows of the wrong length. The first error in the file's order is reported: a row's
+  // error at the value that starts or overfills it, before that value is read.
+  const std::size_t nx = static_cast<std::size_t>(r.nx);
+  std::size_t count = 0;        // values read
   int row_line = 0;             // the line on which the current row began
   std::size_t on_row_line = 0;  // the values of the current row on that line
-  int last_line = line;         // the last line that holds a value
-  // The values one at a time, never a line's worth at once: a one-line body of a large grid is an
-  // error to report, not a list of its tokens to build.
-  const auto count_values = [&](std::size_t from, std::size_t to) {
-    std::size_t n = 0;
-    for (std::size_t i = from; i < to; ++i)
-      if (!is_blank(text[i]) && (i == from || is_blank(text[i - 1]))) ++n;
-    return n;
-  };
-  while (pos < text.size()) {
-    const std::size_t end = std::min(text.find('\n', pos), text.size());
-    std::size_t on_line = 0;  // values read on this line
-    for (std::size_t i = pos; i < end;) {
-      while (i < end && is_blank(text[i])) ++i;
-      if (i == end) break;
-      std::size_t j = i;
-      while (j < end && !is_blank(text[j])) ++j;
-      const std::string_view token = text.substr(i, j - i);
-      i = j;
-      const bool row_full = r.v.size() % nx == 0;
-      if (on_line == 0) {
-        last_line = line;
-        if (row_full) {  // a new row
-          if (r.v.size() == expected) throw fail(line, "too many values: expected " + count_text());
-          row_line = line;
-        }
-      } else if (row_full) {  // a line that ends one row goes on into the next
-        const std::string which = "row " + std::to_string(r.v.size() / nx) + " of " + std::to_string(r.ny);
-        if (row_line == line)
-          throw fail(line, which + " has " + std::to_string(count_values(pos, end)) + " values, expected " +
-                               std::to_string(r.nx) + " (ncols); each row starts on a new line");
-        throw fail(line, which + ", begun on line " + std::to_string(row_line) + " with " +
-                             std::to_string(on_row_line) + " values, runs past " + std::to_string(r.nx) +
-                             " values (ncols) on this line; each row starts on a new line");
+  int last_line = header.data_line();  // the last line that holds a value
+  for (const BodyPiece& p : pieces) {
+    for (std::size_t l = 0; l < p.counts.size(); ++l) {
+      const int at = p.first_line + int(l);
+      const std::size_t n = p.counts[l];
+      // Values of this line read before the first bad one, if it is on this line.
+      const std::size_t good = p.bad && p.bad_line == l ? p.bad_token : n;
+      if (n == 0) continue;
+      last_line = at;
+      if (count % nx == 0) {  // a new row
+        if (count == expected) throw fail(at, "too many values: expected " + count_text());
+        row_line = at;
       }
-      const auto x = parse_double(token);
-      if (!x) throw fail(line, shown(token) + " is not a number");
-      if (!std::isfinite(*x))
-        throw fail(line, "value " + shown(token) + " is not finite (mark missing data with NODATA_value)");
-      r.v.push_back(nodata && *x == *nodata ? std::nan("") : *x);
-      ++on_line;
-      if (row_line == line) on_row_line = on_line;
+      // The values that complete the current row; one more on this line starts a row on it.
+      const std::size_t room = nx - count % nx;
+      if (n > room && good >= room) {
+        const std::string which = "row " + std::to_string((count + room) / nx) + " of " + std::to_string(r.ny);
+        if (row_line == at)
+          throw fail(at, which + " has " + std::to_string(n) + " values, expected " + std::to_string(r.nx) +
+                             " (ncols); each row starts on a new line");
+        throw fail(at, which + ", begun on line " + std::to_string(row_line) + " with " + std::to_string(on_row_line) +
+                           " values, runs past " + std::to_string(r.nx) + " values (ncols) on this line; each row "
+                           "starts on a new line");
+      }
+      if (good < n) throw fail(at, p.bad_what);
+      if (row_line == at) on_row_line = n;
+      count += n;
     }
-    pos = end + 1;
-    ++line;
   }
-  if (r.v.size() != expected) {
-    const std::size_t rows = r.v.size() / nx, rest = r.v.size() % nx;
+  if (count != expected) {
+    const std::size_t rows = count / nx, rest = count % nx;
     const std::string where =
         rest > 0 ? "in row " + std::to_string(rows + 1) + " of " + std::to_string(r.ny) + ", after " +
                        std::to_string(rest) + " of its " + std::to_string(r.nx) + " values"
                  : "after row " + std::to_string(rows) + " of " + std::to_string(r.ny);
     throw fail(last_line, "the file ends " + where + ": expected " + std::to_string(expected) + " values (" +
                               std::to_string(r.ny) + " rows of " + std::to_string(r.nx) + "), got " +
-                              std::to_string(r.v.size()) + " (a truncated file?)");
+                              std::to_string(count) + " (a truncated file?)");
   }
 
   // The file lists rows north to south; j = 0 is the southern row.
@@ -276,7 +375,9 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name) {
   return r;
 }
 
-Raster read_esri_ascii(const std::string& path) { return parse_esri_ascii(read_text_file(path), path); }
+Raster read_esri_ascii(const std::string& path, const Workers& workers) {
+  return parse_esri_ascii(read_text_file(path), path, workers);
+}
 
 void write_esri_ascii(const std::string& path, const Raster& r) {
   if (r.v.size() != static_cast<std::size_t>(r.cells()))

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "io/error.hpp"
+#include "io/threads.hpp"
 #include "domain.hpp"
 
 namespace shwa::io {
@@ -36,13 +37,16 @@ struct Raster : Domain {
 
 // Reads an .asc file. Throws InputError naming the file and, where it applies, the line:
 // unreadable file, malformed header, a row of the wrong length, a file that ends early or goes on
-// after the last row, non-numeric or non-finite values.
-Raster read_esri_ascii(const std::string& path);
+// after the last row, non-numeric or non-finite values (the first in the file's order). The
+// values are read by `workers` at once, each taking pieces of whole lines.
+Raster read_esri_ascii(const std::string& path, const Workers& workers = {});
 // The grid of an .asc file from its header alone, without reading its values (to size a run
 // before allocating it). Throws the InputError that read_esri_ascii gives for a bad header.
 Domain read_esri_ascii_grid(const std::string& path);
-// The same from text in memory; `name` stands for the file name in messages.
-Raster parse_esri_ascii(std::string_view text, const std::string& name);
+// The same from text in memory; `name` stands for the file name in messages. The body is cut into
+// pieces of about `piece_bytes` (whole lines; at most 64 a worker).
+Raster parse_esri_ascii(std::string_view text, const std::string& name, const Workers& workers = {},
+                        std::size_t piece_bytes = std::size_t(1) << 20);
 
 // Writes an .asc file atomically, values in shortest round-trip form (reading it back gives the
 // same doubles). NaN cells are written as NODATA_value, -9999 unless a real value equals it.

@@ -18,28 +18,30 @@ namespace shwa::io {
 template <class Work, class OnStart>
 void run_on_threads(int threads, Work&& work, OnStart&& on_start) {
   const std::size_t n = std::size_t(threads > 1 ? threads : 1);
+  // Allocated before any thread starts: nothing below may throw while one is running.
   std::vector<std::exception_ptr> errors(n);
-  auto run = [&](std::size_t w) {
+  std::vector<std::thread> pool;
+  pool.reserve(n - 1);
+  std::vector<char> own(n, 0);  // whether worker w has a thread of its own
+  auto run = [&](std::size_t w, bool started) {
     try {
+      if (started) on_start();
       work(int(w));
     } catch (...) {
       errors[w] = std::current_exception();
     }
   };
-  std::vector<std::thread> pool;
-  std::vector<std::size_t> left;  // workers without a thread of their own
   for (std::size_t w = 1; w < n; ++w) {
     try {
-      pool.emplace_back([&run, &on_start, w] {
-        on_start();
-        run(w);
-      });
+      pool.emplace_back(run, w, true);
+      own[w] = 1;
     } catch (const std::system_error&) {
-      left.push_back(w);
+      break;  // no more threads to be had: this one runs the rest
     }
   }
-  run(0);
-  for (const std::size_t w : left) run(w);
+  run(0, false);
+  for (std::size_t w = 1; w < n; ++w)
+    if (!own[w]) run(w, false);
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
@@ -48,6 +50,20 @@ void run_on_threads(int threads, Work&& work, OnStart&& on_start) {
 template <class Work>
 void run_on_threads(int threads, Work&& work) {
   run_on_threads(threads, static_cast<Work&&>(work), [] {});
+}
+
+/// The threads a caller lends a pass of the I/O library: how many, and what each new one calls
+/// first (the app rebinds them to all of the run's CPUs: app/affinity.hpp).
+struct Workers {
+  int count = 1;
+  void (*on_start)() = nullptr;
+};
+
+template <class Work>
+void run_on_threads(const Workers& workers, Work&& work) {
+  run_on_threads(workers.count, static_cast<Work&&>(work), [&workers] {
+    if (workers.on_start) workers.on_start();
+  });
 }
 
 }  // namespace shwa::io

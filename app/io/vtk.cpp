@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -82,9 +83,14 @@ void check_extent(const Domain& g, const Extent& e, const char* who) {
     throw std::invalid_argument(std::string(who) + ": piece " + extent_text(e) + " is not inside the grid");
 }
 
-}  // namespace
-
-namespace {
+// The float nearest x; beyond the floats' range the infinity of x's sign (where a cast is
+// undefined).
+float nearest_float(double x) {
+  constexpr double top = double(std::numeric_limits<float>::max());
+  if (x > top) return std::numeric_limits<float>::infinity();
+  if (x < -top) return -std::numeric_limits<float>::infinity();
+  return static_cast<float>(x);
+}
 
 // Values [first, first + count) of `f` as `type`: the field's own memory where the types agree,
 // else converted into `scratch`.
@@ -95,7 +101,7 @@ const void* values_as(const FieldRef& f, ScalarType type, std::uint64_t first, s
   if (type == ScalarType::float32) {
     const double* in = static_cast<const double*>(f.data) + first;
     float* out = reinterpret_cast<float*>(scratch.data());
-    for (std::uint64_t k = 0; k < count; ++k) out[k] = static_cast<float>(in[k]);
+    for (std::uint64_t k = 0; k < count; ++k) out[k] = nearest_float(in[k]);
   } else {
     const float* in = static_cast<const float*>(f.data) + first;
     double* out = reinterpret_cast<double*>(scratch.data());
@@ -116,10 +122,10 @@ struct ZlibArray {
   }
 };
 
-// Compresses every field's values (as `type` where given) in blocks, on `threads` threads (the
-// calling one among them). Throws OutputError naming `path` where zlib fails.
+// Compresses every field's values (as `type` where given) in blocks, on `workers` (the calling
+// thread among them). Throws OutputError naming `path` where zlib fails.
 std::vector<ZlibArray> compress_fields(const std::string& path, const std::vector<FieldRef>& fields,
-                                       std::optional<ScalarType> type, std::uint64_t cells, int threads) {
+                                       std::optional<ScalarType> type, std::uint64_t cells, const Workers& workers) {
   std::vector<ZlibArray> arrays(fields.size());
   struct Job {
     std::size_t array;
@@ -136,7 +142,7 @@ std::vector<ZlibArray> compress_fields(const std::string& path, const std::vecto
   }
   std::atomic<std::size_t> next{0};
   // Blocks are taken one at a time, as each worker comes free: they compress at different rates.
-  run_on_threads(std::min(threads, int(jobs.size())), [&](int) {
+  run_on_threads(Workers{std::min(workers.count, int(jobs.size())), workers.on_start}, [&](int) {
     try {
       std::vector<unsigned char> scratch, zbuf(compressBound(uLong(kVtiBlockBytes)));
       for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
@@ -170,7 +176,7 @@ void write_vti(const std::string& path, const Domain& global, const Extent& piec
   const auto cells = static_cast<std::uint64_t>(piece.nx()) * static_cast<std::uint64_t>(piece.ny());
   auto type_of = [&](const FieldRef& f) { return encoding.type.value_or(f.type); };
   const std::vector<ZlibArray> zipped =
-      encoding.zlib ? compress_fields(path, fields, encoding.type, cells, encoding.threads) : std::vector<ZlibArray>();
+      encoding.zlib ? compress_fields(path, fields, encoding.type, cells, encoding.workers) : std::vector<ZlibArray>();
 
   std::string head = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"") +
                      kByteOrder + "\" header_type=\"UInt64\"" +

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/field.hpp"
+#include "io/threads.hpp"
 #include "domain.hpp"
 
 namespace shwa::io {
@@ -27,8 +28,9 @@ struct VtiEncoding {
   // the block count, the block size, the last block's size where it is shorter, and each block's
   // compressed size; then the blocks, each a zlib stream). Raw otherwise.
   bool zlib = false;
-  // Threads that convert and compress the blocks, the calling thread among them.
-  int threads = 1;
+  // The threads that compress the blocks (and convert them as they go), the calling thread
+  // among them. Raw arrays are written by the calling thread alone.
+  Workers workers;
 };
 
 // Uncompressed bytes of a compressed block (the last one of an array may be shorter).

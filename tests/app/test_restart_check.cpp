@@ -56,7 +56,7 @@ RunConfig config(const std::string& text, const std::vector<std::string>& sets =
 /// A checkpoint of `cfg`'s run at step 12, t = 3 s, recording its definition.
 io::Checkpoint checkpoint_of(const RunConfig& cfg) {
   io::Checkpoint c;
-  c.precision = 8;
+  c.precision = int(sizeof(shwa::Real));
   c.nx = cfg.grid.nx;
   c.ny = cfg.grid.ny;
   c.time = 3.0;
@@ -190,9 +190,40 @@ TEST_CASE("restart check: an input file that changed is refused, naming it", "[r
 
 TEST_CASE("restart check: the keys a restart may change", "[restart_check]") {
   for (const char* key : {"time.end", "time.checkpoint_interval", "output.dir", "output.formats", "output.png_animation",
-                          "parallel.decomposition", "parallel.halo_width", "numerics.health_interval"})
+                          "output.vtk_compression", "parallel.decomposition", "parallel.halo_width",
+                          "numerics.health_interval"})
     CHECK(may_change_on_restart(key));
+  // output.precision: shwa.nc's variables keep the type of the run that made the file.
   for (const char* key : {"physics.g", "grid.dx", "numerics.cfl", "numerics.kernel", "output.maxima",
-                          "output.arrival_threshold", "output.gauge_interval", "initial.problem", "time.endx"})
+                          "output.arrival_threshold", "output.gauge_interval", "output.precision", "initial.problem",
+                          "time.endx"})
     CHECK_FALSE(may_change_on_restart(key));
+}
+
+TEST_CASE("restart check: a key the checkpoint's shwa did not have is the same run at its default; the precision is "
+          "the build's",
+          "[restart_check]") {
+  const io::Checkpoint c = checkpoint_of(config(kDeck));
+  const std::string single = "output.precision=\"single\"", double_ = "output.precision=\"double\"";
+  const bool built_single = config(kDeck).out.single_precision;
+  CHECK_THAT(verdict(c, config(kDeck, {built_single ? double_ : single})),
+             Catch::Contains("output.precision: \"" + std::string(built_single ? "double" : "single") + "\" here, \"" +
+                             (built_single ? "single" : "double") + "\" in the run that wrote ck.shck"));
+  CHECK(verdict(c, config(kDeck, {"output.vtk_compression=\"zlib\""})) == "accepted");
+  // Written before output.precision existed: continued at the default, refused when it is set.
+  io::Checkpoint older = c;
+  REQUIRE(older.metadata.erase("deck.output.precision") == 1);
+  CHECK(verdict(older, config(kDeck)) == "accepted");
+  CHECK_THAT(verdict(older, config(kDeck, {built_single ? double_ : single})),
+             Catch::Contains("output.precision: \"" + std::string(built_single ? "double" : "single") +
+                             "\" here, not set in the run that wrote ck.shck"));
+  // The same value set in the deck is not the default's place: it names the key, as any key
+  // the old run did not record.
+  CHECK_THAT(verdict(older, config(kDeck, {built_single ? single : double_})), Catch::Contains("output.precision"));
+  // A checkpoint of the other precision is refused as such, before its keys are compared.
+  io::Checkpoint other = c;
+  other.precision = built_single ? 8 : 4;
+  CHECK(verdict(other, config(kDeck)) == std::string("ck.shck: the checkpoint was written in ") +
+                                             (built_single ? "double" : "single") +
+                                             " precision, this build runs in the other");
 }

@@ -11,7 +11,6 @@ using shwa::io::check_same_grid;
 using shwa::Domain;
 using shwa::io::InputError;
 using shwa::io::OutputError;
-using shwa::io::parse_esri_ascii;
 using shwa::io::Raster;
 using shwa::io::read_esri_ascii;
 using shwa::io::write_esri_ascii;
@@ -30,6 +29,34 @@ namespace {
 const char* kHeader = "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n";
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// shwa::io::parse_esri_ascii as a run calls it (one worker, one piece for a small text), and
+// checked against the same text cut into pieces of one line or a few, read by three workers:
+// the same values bit for bit, or the same error. Every test below goes through it.
+Raster parse_esri_ascii(std::string_view text, const std::string& name) {
+  std::string error;
+  Raster one;
+  try {
+    one = shwa::io::parse_esri_ascii(text, name);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  for (const std::size_t piece_bytes : {1, 5, 23}) {
+    INFO("pieces of " << piece_bytes << " bytes");
+    std::string again;
+    Raster many;
+    try {
+      many = shwa::io::parse_esri_ascii(text, name, {3, nullptr}, piece_bytes);
+    } catch (const InputError& e) {
+      again = e.what();
+    }
+    CHECK(again == error);
+    REQUIRE(many.v.size() == one.v.size());
+    for (std::size_t k = 0; k < one.v.size(); ++k) REQUIRE(same_bits(many.v[k], one.v[k]));
+  }
+  if (!error.empty()) throw InputError(error);
+  return one;
+}
 
 }  // namespace
 
@@ -262,6 +289,28 @@ TEST_CASE("raster: non-numeric values name their line", "[io][raster]") {
   // Text at the start of a line after the header is a bad value, not a header key.
   CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "abc 2\n3 4\n", "e.asc"), "e.asc:6: \"abc\" is not a number");
   CHECK_THROWS_WITH(parse_esri_ascii("abc 2\n3 4\n", "e.asc"), "e.asc:1: malformed header: unknown key \"abc\"");
+}
+
+TEST_CASE("raster: of several errors, the first in the file is named", "[io][raster]") {
+  // A row too long before a bad value, a bad value before a row too long, and on one line:
+  // a bad value before the row is full is read first; the value that would overfill it is not.
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 2\n3 4 5\nx 6\n", "f.asc"),
+                    "f.asc:7: row 2 of 2 has 3 values, expected 2 (ncols); each row starts on a new line");
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 2\n3 x\n5 6 7\n", "f.asc"),
+                    "f.asc:7: \"x\" is not a number");
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 x 3\n4 5\n", "f.asc"), "f.asc:6: \"x\" is not a number");
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 2 x\n4 5\n", "f.asc"),
+                    "f.asc:6: row 1 of 2 has 3 values, expected 2 (ncols); each row starts on a new line");
+  CHECK_THROWS_WITH(parse_esri_ascii(std::string(kHeader) + "1 2\n3 4\nnan\n", "f.asc"),
+                    "f.asc:8: too many values: expected 4 (2 rows of 2)");
+  // A row over two lines, blank lines between, and a bad value far below them.
+  std::string t = "ncols 3\nnrows 4\nxllcorner 0\nyllcorner 0\ncellsize 1\n1\n\n2 3\n4 5 6\n\n\n7 8\n9\n";
+  CHECK(parse_esri_ascii(t + "10 11 12\n", "f.asc").v ==
+        std::vector<double>{10, 11, 12, 7, 8, 9, 4, 5, 6, 1, 2, 3});
+  CHECK_THROWS_WITH(parse_esri_ascii(t + "10 11 1x\n", "f.asc"), "f.asc:14: \"1x\" is not a number");
+  CHECK_THROWS_WITH(parse_esri_ascii(t + "10 11\n", "f.asc"),
+                    "f.asc:14: the file ends in row 4 of 4, after 2 of its 3 values: expected 12 values (4 rows of "
+                    "3), got 11 (a truncated file?)");
 }
 
 TEST_CASE("raster: grids are compared", "[io][raster]") {

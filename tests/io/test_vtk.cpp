@@ -164,8 +164,8 @@ TEST_CASE("vtk: compressed and single-precision arrays read back exactly", "[io]
   };
 
   shwa::io::write_vti(dir / "raw.vti", g, whole, fields, 1.5);
-  shwa::io::write_vti(dir / "z1.vti", g, whole, fields, 1.5, {std::nullopt, true, 1});
-  shwa::io::write_vti(dir / "z4.vti", g, whole, fields, 1.5, {std::nullopt, true, 4});
+  shwa::io::write_vti(dir / "z1.vti", g, whole, fields, 1.5, {std::nullopt, true, {1, nullptr}});
+  shwa::io::write_vti(dir / "z4.vti", g, whole, fields, 1.5, {std::nullopt, true, {4, nullptr}});
   const std::string z1 = slurp(dir / "z1.vti");
   CHECK(z1 == slurp(dir / "z4.vti"));  // the threads change nothing
   CHECK(xml_problem(xml_part(z1)) == "");
@@ -191,8 +191,8 @@ TEST_CASE("vtk: compressed and single-precision arrays read back exactly", "[io]
     eta32[k] = static_cast<float>(eta[k]);
   }
   const auto f32 = shwa::io::ScalarType::float32;
-  shwa::io::write_vti(dir / "s.vti", g, whole, fields, 1.5, {f32, false, 1});
-  shwa::io::write_vti(dir / "sz.vti", g, whole, fields, 1.5, {f32, true, 3});
+  shwa::io::write_vti(dir / "s.vti", g, whole, fields, 1.5, {f32, false, {1, nullptr}});
+  shwa::io::write_vti(dir / "sz.vti", g, whole, fields, 1.5, {f32, true, {3, nullptr}});
   for (const char* name : {"s.vti", "sz.vti"}) {
     INFO(name);
     const auto s = read_vti(slurp(dir / name));
@@ -205,7 +205,7 @@ TEST_CASE("vtk: compressed and single-precision arrays read back exactly", "[io]
   const auto shrunk = double(slurp(dir / "raw.vti").size()) - double(slurp(dir / "s.vti").size());
   CHECK(std::abs(shrunk - 8.0 * double(n)) < 100);
   // Double precision widens a float field exactly.
-  shwa::io::write_vti(dir / "d.vti", g, whole, {{"c", c.data()}}, 1.5, {shwa::io::ScalarType::float64, true, 2});
+  shwa::io::write_vti(dir / "d.vti", g, whole, {{"c", c.data()}}, 1.5, {shwa::io::ScalarType::float64, true, {2, nullptr}});
   const auto d = read_vti(slurp(dir / "d.vti"));
   CHECK(d.arrays.at("c").type == "Float64");
   const std::vector<double> wide = d.values<double>("c");
@@ -225,7 +225,7 @@ TEST_CASE("vtk: an array of whole blocks has no short last block", "[io][vtk]") 
   g.ny = 512;  // 2 MiB of doubles: exactly two blocks
   std::vector<double> h(512 * 512);
   for (std::size_t k = 0; k < h.size(); ++k) h[k] = double(k % 1000) * 0.5;
-  shwa::io::write_vti(dir / "z.vti", g, {0, 512, 0, 512}, {{"h", h.data()}}, 0, {std::nullopt, true, 2});
+  shwa::io::write_vti(dir / "z.vti", g, {0, 512, 0, 512}, {{"h", h.data()}}, 0, {std::nullopt, true, {2, nullptr}});
   const std::string file = slurp(dir / "z.vti");
   const auto base = file.find('_', file.find("<AppendedData")) + 1;
   std::uint64_t header[3];
