@@ -85,7 +85,7 @@ bool may_change_on_restart(const std::string& key) {
       "time.end",           "time.output_interval",    "time.output_times",  "time.checkpoint_interval",
       "output.dir",         "output.formats",          "output.fields",      "output.png_depth_max",
       "output.png_c_max",   "output.png_scale",        "output.png_animation", "output.progress_interval",
-      "output.vtk_compression",
+      "output.vtk_compression", "output.checkpoint_compression",
       "numerics.health_interval", "numerics.max_clipped_fraction", "numerics.tile", "numerics.rows",
       "numerics.cfl_rows",
       "numerics.skip_dry",  "numerics.max_steps",  "numerics.memory_check"};
@@ -161,12 +161,12 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
   }
 }
 
-std::string save_checkpoint(const std::string& out_dir, const io::Checkpoint& c) {
+std::string save_checkpoint(const std::string& out_dir, const io::Checkpoint& c, const io::CheckpointEncoding& encoding) {
   fs::create_directories(out_dir + "/checkpoints");
   char name[64];
   std::snprintf(name, sizeof name, "%s%010lld%s", kPrefix, static_cast<long long>(c.step), kSuffix);
   const std::string path = out_dir + "/checkpoints/" + name;
-  io::write_checkpoint(path, c);
+  io::write_checkpoint(path, c, encoding);
   std::vector<fs::path> files = list(out_dir);
   // Keep the newest two: the one just written and the one before it.
   for (std::size_t k = 0; k + 2 < files.size(); ++k) fs::remove(files[k]);

@@ -21,7 +21,7 @@
 namespace shwa::app {
 
 /// Writes `c` as the checkpoint of step c.step and prunes older ones; returns its path.
-std::string save_checkpoint(const std::string& out_dir, const io::Checkpoint& c);
+std::string save_checkpoint(const std::string& out_dir, const io::Checkpoint& c, const io::CheckpointEncoding& encoding);
 
 /// The path of the checkpoint with the highest step; throws io::InputError if there is none.
 std::string latest_checkpoint(const std::string& out_dir);
@@ -35,7 +35,8 @@ std::map<std::string, std::string> definition_metadata(const RunDefinition& d);
 /// written, stopped or split across ranks, never the state it computes. time.end,
 /// time.output_interval, time.output_times, time.checkpoint_interval; output.dir,
 /// output.formats, output.fields, output.png_depth_max, output.png_c_max, output.png_scale,
-/// output.png_animation, output.progress_interval, output.vtk_compression; numerics.health_interval, numerics.max_clipped_fraction, numerics.max_steps,
+/// output.png_animation, output.progress_interval, output.vtk_compression,
+/// output.checkpoint_compression; numerics.health_interval, numerics.max_clipped_fraction, numerics.max_steps,
 /// numerics.memory_check,
 /// numerics.tile, numerics.rows, numerics.skip_dry (the fields are bit for bit the same with
 /// any of their values); every parallel.* key.

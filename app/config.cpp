@@ -363,6 +363,7 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const Domain& g,
   o.single_precision = d.get_choice("output.precision", sizeof(Real) == 4 ? "single" : "double",
                                     {"double", "single"}) == "single";
   o.vtk_zlib = d.get_choice("output.vtk_compression", "none", {"none", "zlib"}) == "zlib";
+  o.checkpoint_zlib = d.get_choice("output.checkpoint_compression", "none", {"none", "zlib"}) == "zlib";
   o.progress_interval = d.get_double("output.progress_interval", 10.0, require_positive());
   o.gauges = read_gauges(d, g);
   read_projection(d, o);
@@ -880,6 +881,7 @@ MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::
   m.png_scale = cfg.out.png_scale;
   m.vtk_zlib = cfg.out.has_format("vtk") && cfg.out.vtk_zlib;
   m.vtk_threads = process_cpu_count();
+  m.checkpoint_zlib = cfg.out.checkpoint_zlib;
   m.output_bytes = cfg.out.single_precision ? 4 : 8;
   m.gauges = int(cfg.out.gauges.size());
   m.restart = restart;

@@ -114,6 +114,7 @@ struct OutputConfig {
   bool png_animation = true;         // png/{depth,concentration}_animation.png at the end (APNG)
   bool single_precision = false;     // output.precision = "single": VTK and NetCDF arrays as 32-bit floats
   bool vtk_zlib = false;             // output.vtk_compression = "zlib": VTK arrays in zlib blocks
+  bool checkpoint_zlib = false;      // output.checkpoint_compression = "zlib": checkpoint arrays in zlib blocks
   double progress_interval = 10;     // wall seconds between progress lines when not on a terminal
   /// The grid's coordinate reference system as WKT (a .prj file's text, io::read_projection),
   /// written beside each .asc and into shwa.nc; "" where the deck gives none.

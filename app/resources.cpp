@@ -79,8 +79,10 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // one being gathered, a gather's buffer, the gathered doubles and their copy.
   const U arrays = F + maps;
   // With one block the block's doubles are the array (moved), or its copy in single precision.
+  // Compressed, the root holds one array's blocks at a time (zlib's worst case) while it writes.
+  const U zipped = m.checkpoint_zlib ? r * N + r * N / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
   const U checkpoint =
-      run + (m.frames ? kept : 0) + D * B + (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) : 0);
+      run + (m.frames ? kept : 0) + D * B + (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) + zipped : 0);
   // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from
   // doubles of the whole grid.
   const U restart = m.restart ? run + D * B + mirror + (m.root ? 2 * arrays * r * N + 2 * D * N : 0) : 0;

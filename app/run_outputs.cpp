@@ -23,7 +23,7 @@ std::string RunOutputs::check_before_writing() {
     definition_ = definition_metadata(cfg_.definition);
     if (!opt_.restart) return;
     checkpoint = latest_checkpoint(cfg_.out.dir);
-    const io::Checkpoint c = io::read_checkpoint(checkpoint);
+    const io::Checkpoint c = io::read_checkpoint(checkpoint, io::Workers{process_cpu_count(), use_process_cpus});
     check_restart(c, checkpoint, cfg_, definition_);
     check_resumable_outputs(cfg_, c, checkpoint, run_field_names(output_field_names(), cfg_.pollutants));
   });

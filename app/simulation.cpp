@@ -27,6 +27,7 @@
 // shwa::checkpoint, shwa::gauges) for tools.
 #include "simulation.hpp"
 
+#include "affinity.hpp"
 #include "checkpointing.hpp"
 #include "monitors.hpp"
 #include "outputs.hpp"
@@ -236,7 +237,7 @@ void BlockRun<E>::restore(const std::string& path) {
   io::Checkpoint c;
   coll_.collectively([&] {
     if (!coll_.root()) return;
-    c = io::read_checkpoint(path);
+    c = io::read_checkpoint(path, io::Workers{process_cpu_count(), use_process_cpus});
     check_restart(c, path, cfg_, outputs_.definition());
     for (const char* key : {"dt_min", "dt_max", "volume_initial", "clipped_volume"}) meta_double(c, path, key);
     for (const std::string& p : cfg_.pollutants) meta_double(c, path, pollutant_field("mass_initial", p));
@@ -489,7 +490,8 @@ void BlockRun<E>::write_checkpoint() {
   if (outputs_.has_gauge_file()) c.metadata["gauge_rows"] = std::to_string(outputs_.gauge_rows());
   c.metadata.insert(outputs_.definition().begin(), outputs_.definition().end());
   coll_.collectively([&] {
-    if (coll_.root()) last_checkpoint_ = save_checkpoint(cfg_.out.dir, c);
+    if (coll_.root())
+      last_checkpoint_ = save_checkpoint(cfg_.out.dir, c, {cfg_.out.checkpoint_zlib, io::Workers{process_cpu_count(), use_process_cpus}});
   });
   checkpoint_step_ = solver_.steps();
 }

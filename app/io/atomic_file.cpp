@@ -59,6 +59,12 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
   if (bytes != 0 && std::fwrite(data, 1, bytes, file_) != bytes) fail("write failed");
 }
 
+void AtomicFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
+  if (::fseeko(file_, off_t(offset), SEEK_SET) != 0) fail("seek failed");
+  write(data, bytes);
+  if (::fseeko(file_, 0, SEEK_END) != 0) fail("seek failed");
+}
+
 void AtomicFile::commit(bool durable) {
   if (std::fflush(file_) != 0) fail("write failed");
   if (durable && ::fsync(::fileno(file_)) != 0) fail("fsync failed");

@@ -6,6 +6,7 @@
 // run in the same output directory removes it: app/output_lock.hpp.)
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -23,6 +24,9 @@ class AtomicFile {
 
   void write(const void* data, std::size_t bytes);
   void write(std::string_view text) { write(text.data(), text.size()); }
+  // Writes over bytes written before, at `offset` from the start (a size known only at the end);
+  // later writes go on at the end.
+  void write_at(std::uint64_t offset, const void* data, std::size_t bytes);
 
   // Closes the temporary file and renames it to the target. With durable = true the data and
   // the directory entry are also fsync'ed first, so the file survives a power loss (checkpoints).

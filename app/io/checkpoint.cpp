@@ -8,6 +8,7 @@
 #include "io/atomic_file.hpp"
 #include "io/error.hpp"
 #include "io/text.hpp"
+#include "io/zlib_blocks.hpp"
 
 namespace shwa::io {
 
@@ -17,8 +18,9 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the checkpoint format 
 namespace {
 
 constexpr char kMagic[8] = {'S', 'H', 'W', 'A', 'C', 'K', 'P', 'T'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 constexpr std::size_t kPreamble = sizeof kMagic + 4 + 8;  // magic, version, payload size
+constexpr std::uint8_t kRaw = 0, kZlib = 1;               // version 2: an array's encoding
 
 class Writer {
  public:
@@ -122,10 +124,10 @@ const std::vector<float>& Checkpoint::floats(const std::string& name) const {
   return array_of<float>(*this, name, "floats");
 }
 
-void write_checkpoint(const std::string& path, const Checkpoint& c) {
+void write_checkpoint(const std::string& path, const Checkpoint& c, const CheckpointEncoding& encoding) {
   // The header and metadata are assembled in memory; the arrays go to the file straight from
-  // the caller's vectors, the CRC running over every byte as it is written, so that writing
-  // holds no second copy of the fields.
+  // the caller's vectors (or their blocks, compressed one array at a time), the CRC running over
+  // every byte as it is written, so that writing holds no second copy of the fields.
   Writer w;
   w.put(static_cast<std::uint32_t>(c.precision));
   w.put(static_cast<std::int32_t>(c.nx));
@@ -138,57 +140,64 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     w.put(v);
   }
   w.put(static_cast<std::uint32_t>(c.arrays.size()));
-  std::uint64_t payload = w.out.size();
+
+  AtomicFile f(path);
+  // The preamble with the payload's size as 0, written over once the size is known.
+  std::uint64_t payload = 0;
+  Writer head;
+  head.bytes(kMagic, sizeof kMagic);
+  head.put(kVersion);
+  head.put(payload);
+  f.write(head.out.data(), head.out.size());
+  std::uint32_t crc = 0;
+  auto emit = [&](const void* p, std::size_t n) {
+    crc = crc32(p, n, crc);
+    f.write(p, n);
+    payload += n;
+  };
+  emit(w.out.data(), w.out.size());
   // Named references, not structured bindings: C++17 lambdas may not capture those (nvcc warns).
   for (const auto& entry : c.arrays) {
     const std::string& name = entry.first;
     std::visit(
         [&](const auto& values) {
           using T = typename std::decay_t<decltype(values)>::value_type;
-          payload += 4 + name.size() + 1 + 8 + values.size() * sizeof(T);
-        },
-        entry.second);
-  }
-  Writer head;
-  head.bytes(kMagic, sizeof kMagic);
-  head.put(kVersion);
-  head.put(payload);
-  head.bytes(w.out.data(), w.out.size());
-
-  AtomicFile f(path);
-  std::uint32_t crc = 0;
-  auto emit = [&](const void* p, std::size_t n) {
-    crc = crc32(p, n, crc);
-    f.write(p, n);
-  };
-  emit(head.out.data(), head.out.size());
-  for (const auto& entry : c.arrays) {
-    const std::string& name = entry.first;
-    std::visit(
-        [&](const auto& values) {
-          using T = typename std::decay_t<decltype(values)>::value_type;
+          const std::uint64_t bytes = values.size() * sizeof(T);
           Writer a;
           a.put(name);
           a.put(static_cast<std::uint8_t>(sizeof(T)));
           a.put(static_cast<std::uint64_t>(values.size()));
+          a.put(encoding.zlib ? kZlib : kRaw);
+          if (!encoding.zlib) {
+            emit(a.out.data(), a.out.size());
+            emit(values.data(), std::size_t(bytes));
+            return;
+          }
+          const auto* data = reinterpret_cast<const unsigned char*>(values.data());
+          const std::vector<ZlibArray> z = zlib_compress(
+              {{bytes, [data](std::uint64_t offset, std::uint64_t, std::vector<unsigned char>&) { return data + offset; }}},
+              encoding.workers, path);
+          a.put(static_cast<std::uint64_t>(z[0].blocks.size()));
+          for (const auto& block : z[0].blocks) a.put(static_cast<std::uint64_t>(block.size()));
           emit(a.out.data(), a.out.size());
-          emit(values.data(), values.size() * sizeof(T));
+          for (const auto& block : z[0].blocks) emit(block.data(), block.size());
         },
         entry.second);
   }
   f.write(&crc, sizeof crc);
+  f.write_at(sizeof kMagic + 4, &payload, sizeof payload);
   f.commit(/*durable=*/true);
 }
 
-Checkpoint read_checkpoint(const std::string& path) {
+Checkpoint read_checkpoint(const std::string& path, const Workers& workers) {
   const std::string data = read_text_file(path);
   const auto bad = [&](const std::string& why) { return InputError(path + ": " + why); };
   if (data.size() < kPreamble || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
     throw bad(data.size() < sizeof kMagic ? "not a shwa checkpoint (too short)" : "not a shwa checkpoint (bad magic)");
   Reader head(data, sizeof kMagic, kPreamble, path);
   const auto version = head.get<std::uint32_t>();
-  if (version != kVersion)
-    throw bad("checkpoint format version " + std::to_string(version) + ", this shwa reads version " +
+  if (version != 1 && version != kVersion)
+    throw bad("checkpoint format version " + std::to_string(version) + ", this shwa reads versions 1 and " +
               std::to_string(kVersion));
   const auto payload = head.get<std::uint64_t>();
   const std::uint64_t expected = payload > std::numeric_limits<std::uint64_t>::max() - kPreamble - 4
@@ -199,7 +208,10 @@ Checkpoint read_checkpoint(const std::string& path) {
               std::to_string(data.size()) + " bytes, expected " + std::to_string(expected));
   std::uint32_t stored = 0;
   std::memcpy(&stored, data.data() + data.size() - 4, 4);
-  if (crc32(data.data(), data.size() - 4) != stored) throw bad("corrupted checkpoint: checksum mismatch");
+  // Version 1's CRC covers the preamble too; a flipped byte there is found anyway (magic, version,
+  // the size against the file's).
+  const std::size_t from = version == 1 ? 0 : kPreamble;
+  if (crc32(data.data() + from, data.size() - 4 - from) != stored) throw bad("corrupted checkpoint: checksum mismatch");
 
   Reader r(data, kPreamble, data.size() - 4, path);
   Checkpoint c;
@@ -216,18 +228,37 @@ Checkpoint read_checkpoint(const std::string& path) {
     std::string name = r.get_string();
     const auto width = r.get<std::uint8_t>();
     const auto count = r.get<std::uint64_t>();
-    if ((width != 4 && width != 8) || count > data.size() / width)
-      throw bad("corrupted checkpoint: array " + quote(name) + " has a bad header");
-    const char* p = r.take(count * width);
-    if (width == 8) {
-      std::vector<double> v(count);
-      if (count > 0) std::memcpy(v.data(), p, count * 8);
-      c.arrays[name] = std::move(v);
+    const auto encoding = version == 1 ? kRaw : r.get<std::uint8_t>();
+    const auto corrupt = [&] { return bad("corrupted checkpoint: array " + quote(name) + " has a bad header"); };
+    // zlib inflates at most 1032 bytes from one: a count no block could hold is refused before
+    // it is allocated.
+    const std::uint64_t most = encoding == kRaw ? data.size() : data.size() * 1032;
+    if ((width != 4 && width != 8) || (encoding != kRaw && encoding != kZlib) || count > most / width) throw corrupt();
+    const std::uint64_t bytes = count * width;
+    std::vector<double> v8(width == 8 ? count : 0);
+    std::vector<float> v4(width == 4 ? count : 0);
+    void* out = width == 8 ? static_cast<void*>(v8.data()) : static_cast<void*>(v4.data());
+    if (encoding == kRaw) {
+      const char* p = r.take(std::size_t(bytes));
+      if (bytes > 0) std::memcpy(out, p, std::size_t(bytes));
     } else {
-      std::vector<float> v(count);
-      if (count > 0) std::memcpy(v.data(), p, count * 4);
-      c.arrays[name] = std::move(v);
+      const auto blocks = r.get<std::uint64_t>();
+      if (blocks != (bytes + kZlibBlockBytes - 1) / kZlibBlockBytes) throw corrupt();
+      std::vector<std::uint64_t> sizes(static_cast<std::size_t>(blocks));
+      std::uint64_t total = 0;
+      for (auto& size : sizes) {
+        size = r.get<std::uint64_t>();
+        if (size > data.size()) throw corrupt();
+        total += size;
+      }
+      // The blocks lie within the payload (take checks it) before any is inflated.
+      const auto* p = reinterpret_cast<const unsigned char*>(r.take(std::size_t(total)));
+      if (!zlib_inflate(p, sizes, out, bytes, workers))
+        throw bad("corrupted checkpoint: array " + quote(name) + " does not inflate to its " + std::to_string(count) +
+                  " values");
     }
+    if (width == 8) c.arrays[name] = std::move(v8);
+    else c.arrays[name] = std::move(v4);
   }
   if (!r.at_end()) throw bad("corrupted checkpoint: unexpected data after the arrays");
   return c;

@@ -1,9 +1,6 @@
 #include "io/vtk.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <filesystem>
@@ -14,7 +11,7 @@
 #include "io/atomic_file.hpp"
 #include "io/error.hpp"
 #include "io/text.hpp"
-#include "io/threads.hpp"
+#include "io/zlib_blocks.hpp"
 
 namespace shwa::io {
 
@@ -110,61 +107,18 @@ const void* values_as(const FieldRef& f, ScalarType type, std::uint64_t first, s
   return scratch.data();
 }
 
-// One array of the appended section as zlib blocks.
-struct ZlibArray {
-  std::uint64_t bytes = 0;                       // uncompressed
-  std::vector<std::vector<unsigned char>> blocks;  // each a zlib stream of kVtiBlockBytes (the last: the rest)
-  // The array's place in the appended section: its header and its blocks.
-  std::uint64_t size() const {
-    std::uint64_t n = sizeof(std::uint64_t) * (3 + blocks.size());
-    for (const auto& b : blocks) n += b.size();
-    return n;
-  }
-};
-
-// Compresses every field's values (as `type` where given) in blocks, on `workers` (the calling
-// thread among them). Throws OutputError naming `path` where zlib fails.
+// Every field's values (as `type` where given) compressed in blocks.
 std::vector<ZlibArray> compress_fields(const std::string& path, const std::vector<FieldRef>& fields,
                                        std::optional<ScalarType> type, std::uint64_t cells, const Workers& workers) {
-  std::vector<ZlibArray> arrays(fields.size());
-  struct Job {
-    std::size_t array;
-    std::uint64_t first, count;  // values
-  };
-  std::vector<Job> jobs;
-  for (std::size_t a = 0; a < fields.size(); ++a) {
-    const std::uint64_t width = std::uint64_t(size_of(type.value_or(fields[a].type)));
-    const std::uint64_t per_block = kVtiBlockBytes / width;
-    arrays[a].bytes = cells * width;
-    arrays[a].blocks.resize(std::size_t((cells + per_block - 1) / per_block));
-    for (std::uint64_t first = 0; first < cells; first += per_block)
-      jobs.push_back({a, first, std::min(per_block, cells - first)});
+  std::vector<ZlibSource> sources;
+  for (const FieldRef& f : fields) {
+    const ScalarType t = type.value_or(f.type);
+    const std::uint64_t width = std::uint64_t(size_of(t));
+    sources.push_back({cells * width, [&f, t, width](std::uint64_t offset, std::uint64_t n, std::vector<unsigned char>& scratch) {
+                         return values_as(f, t, offset / width, n / width, scratch);
+                       }});
   }
-  std::atomic<std::size_t> next{0};
-  // Blocks are taken one at a time, as each worker comes free: they compress at different rates.
-  run_on_threads(Workers{std::min(workers.count, int(jobs.size())), workers.on_start}, [&](int) {
-    try {
-      std::vector<unsigned char> scratch, zbuf(compressBound(uLong(kVtiBlockBytes)));
-      for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
-        const Job& job = jobs[j];
-        const FieldRef& f = fields[job.array];
-        const ScalarType t = type.value_or(f.type);
-        const std::uint64_t width = std::uint64_t(size_of(t));
-        const void* in = values_as(f, t, job.first, job.count, scratch);
-        uLongf zbytes = uLongf(zbuf.size());
-        const int rc = compress2(zbuf.data(), &zbytes, static_cast<const Bytef*>(in), uLong(job.count * width), Z_BEST_SPEED);
-        if (rc != Z_OK)
-          throw OutputError(path + ": cannot write: zlib cannot compress " + f.name + " (error " + std::to_string(rc) + ")");
-        // Copied out at its size, so that the arrays held until the file is written take what
-        // they compressed to.
-        arrays[job.array].blocks[std::size_t(job.first * width / kVtiBlockBytes)].assign(zbuf.data(), zbuf.data() + zbytes);
-      }
-    } catch (...) {
-      next = jobs.size();  // the others stop at their next block
-      throw;
-    }
-  });
-  return arrays;
+  return zlib_compress(sources, workers, path);
 }
 
 }  // namespace
@@ -193,7 +147,7 @@ void write_vti(const std::string& path, const Domain& global, const Extent& piec
     const FieldRef& f = fields[a];
     head += "        <DataArray type=\"" + type_name(type_of(f)) + "\" Name=\"" + xml_escape(f.name) +
             "\" format=\"appended\" offset=\"" + std::to_string(offset) + "\"/>\n";
-    offset += encoding.zlib ? zipped[a].size()
+    offset += encoding.zlib ? sizeof(std::uint64_t) * (3 + zipped[a].blocks.size()) + zipped[a].compressed_bytes()
                             : sizeof(std::uint64_t) + cells * static_cast<std::uint64_t>(size_of(type_of(f)));
   }
   head += "      </CellData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
@@ -202,7 +156,7 @@ void write_vti(const std::string& path, const Domain& global, const Extent& piec
   out.write(head);
   if (encoding.zlib) {
     for (const ZlibArray& z : zipped) {
-      std::vector<std::uint64_t> header = {z.blocks.size(), kVtiBlockBytes, z.bytes % kVtiBlockBytes};
+      std::vector<std::uint64_t> header = {z.blocks.size(), kZlibBlockBytes, z.bytes % kZlibBlockBytes};
       for (const auto& b : z.blocks) header.push_back(b.size());
       out.write(header.data(), header.size() * sizeof(std::uint64_t));
       for (const auto& b : z.blocks) out.write(b.data(), b.size());
@@ -214,7 +168,7 @@ void write_vti(const std::string& path, const Domain& global, const Extent& piec
       const std::uint64_t bytes = cells * static_cast<std::uint64_t>(size_of(t));
       out.write(&bytes, sizeof bytes);
       // Converted a block at a time, so that no whole copy of the field is made.
-      const std::uint64_t per_block = f.type == t ? cells : kVtiBlockBytes / std::uint64_t(size_of(t));
+      const std::uint64_t per_block = f.type == t ? cells : kZlibBlockBytes / std::uint64_t(size_of(t));
       for (std::uint64_t first = 0; first < cells; first += per_block) {
         const std::uint64_t count = std::min(per_block, cells - first);
         out.write(values_as(f, t, first, count, scratch), std::size_t(count) * std::size_t(size_of(t)));

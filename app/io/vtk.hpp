@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "io/field.hpp"
-#include "io/threads.hpp"
+#include "io/zlib_blocks.hpp"
 #include "domain.hpp"
 
 namespace shwa::io {
@@ -24,17 +24,15 @@ struct VtiEncoding {
   // Every array as this type (Float32: each value rounded to the nearest float); none: each as
   // its field's own type.
   std::optional<ScalarType> type;
-  // zlib-compressed in blocks of kVtiBlockBytes (VTK's vtkZLibDataCompressor layout: a header of
-  // the block count, the block size, the last block's size where it is shorter, and each block's
-  // compressed size; then the blocks, each a zlib stream). Raw otherwise.
+  // zlib-compressed in blocks of kZlibBlockBytes (io/zlib_blocks.hpp), in VTK's
+  // vtkZLibDataCompressor layout: a header of the block count, the block size, the last block's
+  // size where it is shorter (else 0), and each block's compressed size; then the blocks. Raw
+  // otherwise.
   bool zlib = false;
   // The threads that compress the blocks (and convert them as they go), the calling thread
   // among them. Raw arrays are written by the calling thread alone.
   Workers workers;
 };
-
-// Uncompressed bytes of a compressed block (the last one of an array may be shorter).
-inline constexpr std::size_t kVtiBlockBytes = std::size_t(1) << 20;
 
 // Writes the piece `piece` of the grid `global`; each field holds piece.nx() * piece.ny()
 // values, x fastest. For a single rank, piece = {0, nx, 0, ny}.

@@ -134,3 +134,84 @@ TEST_CASE("checkpoint: the checksum is zlib's CRC-32", "[io][checkpoint]") {
     CHECK(whole == static_cast<std::uint32_t>(::crc32(0L, bytes.data(), static_cast<uInt>(n))));
   }
 }
+
+TEST_CASE("checkpoint: a version 1 file (raw arrays, its CRC over the whole) is read", "[io][checkpoint]") {
+  // Written by shwa before compressed arrays (the sample above).
+  const Checkpoint c = read_checkpoint(shwa::io::test::data_file("checkpoint_v1.shck"));
+  CHECK(c.step == sample().step);
+  CHECK(c.time == 1.0 / 3);
+  CHECK(c.metadata == sample().metadata);
+  CHECK(c.floats("c") == std::get<std::vector<float>>(sample().arrays["c"]));
+  CHECK(std::isnan(c.doubles("h")[5]));
+  TempDir dir;
+  std::string bad = slurp(shwa::io::test::data_file("checkpoint_v1.shck"));
+  bad[25] = static_cast<char>(bad[25] ^ 4);  // nx
+  spit(dir / "b.shck", bad);
+  CHECK(error(dir / "b.shck") == dir / "b.shck" + ": corrupted checkpoint: checksum mismatch");
+}
+
+TEST_CASE("checkpoint: compressed arrays read back bit for bit; a forged block is refused", "[io][checkpoint]") {
+  TempDir dir;
+  Checkpoint c = sample();
+  // 1.5 Mi doubles (12 MiB: 12 blocks) of land (zeros) and water, and 0.3 Mi floats (2 blocks,
+  // the last short); a NaN and a signed zero among them.
+  std::vector<double> h(1536 * 1024);
+  for (std::size_t k = 0; k < h.size(); ++k) h[k] = k % 1000 < 600 ? 0.0 : 1.0 / double(k + 1);
+  h[7] = std::nan("");
+  h[8] = -0.0;
+  std::vector<float> hc(300 * 1024);
+  for (std::size_t k = 0; k < hc.size(); ++k) hc[k] = float(k % 17) * 0.25f;
+  c.arrays["h"] = h;
+  c.arrays["hc"] = hc;
+  write_checkpoint(dir / "raw.shck", c);
+  write_checkpoint(dir / "z1.shck", c, {true, {1, nullptr}});
+  write_checkpoint(dir / "z3.shck", c, {true, {3, nullptr}});
+  const std::string z = slurp(dir / "z1.shck");
+  CHECK(z == slurp(dir / "z3.shck"));  // the threads change nothing
+  CHECK(z.size() < slurp(dir / "raw.shck").size() / 2);
+  for (const char* name : {"raw.shck", "z1.shck"}) {
+    INFO(name);
+    for (const int workers : {1, 4}) {
+      const Checkpoint back = read_checkpoint(dir / name, {workers, nullptr});
+      CHECK(back.step == c.step);
+      CHECK(back.metadata == c.metadata);
+      const auto& bh = back.doubles("h");
+      REQUIRE(bh.size() == h.size());
+      CHECK(std::memcmp(bh.data(), h.data(), h.size() * sizeof(double)) == 0);
+      CHECK(back.floats("hc") == hc);
+      CHECK(back.floats("c") == std::get<std::vector<float>>(sample().arrays["c"]));
+      CHECK(back.doubles("none").empty());
+    }
+  }
+  // Flipped bytes, every 97th: the checksum (or the header it guards) finds each.
+  for (std::size_t k = 0; k < z.size(); k += 97) {
+    std::string bad = z;
+    bad[k] = static_cast<char>(bad[k] ^ 0x20);
+    spit(dir / "b.shck", bad);
+    INFO("byte " << k);
+    CHECK(error(dir / "b.shck") != "no error");
+  }
+  // A block forged with its checksum made good: its compressed size one short, so that the
+  // blocks no longer inflate to the array, is refused naming the array.
+  const auto forged = [&](std::string bytes) {
+    const std::uint32_t crc = shwa::io::crc32(bytes.data() + 20, bytes.size() - 24);
+    std::memcpy(bytes.data() + bytes.size() - 4, &crc, 4);
+    spit(dir / "f.shck", bytes);
+    return error(dir / "f.shck");
+  };
+  // The "hc" array: its name, width 4, count, encoding 1, then the block count and sizes.
+  const std::size_t at = z.find(std::string("\x02\x00\x00\x00hc", 6));
+  REQUIRE(at != std::string::npos);
+  const std::size_t sizes = at + 6 + 1 + 8 + 1 + 8;
+  std::string bad = z;
+  std::uint64_t first = 0;
+  std::memcpy(&first, bad.data() + sizes, 8);
+  --first;
+  std::memcpy(bad.data() + sizes, &first, 8);
+  CHECK_THAT(forged(bad), Catch::Contains("array \"hc\""));
+  // A count no block could hold is refused before anything is allocated.
+  bad = z;
+  const std::uint64_t huge = std::uint64_t(1) << 60;
+  std::memcpy(bad.data() + at + 6 + 1, &huge, 8);
+  CHECK_THAT(forged(bad), Catch::EndsWith("corrupted checkpoint: array \"hc\" has a bad header"));
+}

@@ -231,7 +231,7 @@ TEST_CASE("vtk: an array of whole blocks has no short last block", "[io][vtk]") 
   std::uint64_t header[3];
   std::memcpy(header, file.data() + base, sizeof header);
   CHECK(header[0] == 2);
-  CHECK(header[1] == shwa::io::kVtiBlockBytes);
+  CHECK(header[1] == shwa::io::kZlibBlockBytes);
   CHECK(header[2] == 0);  // VTK's "no partial block"
   const auto z = read_vti(file);
   CHECK(z.values<double>("h") == h);
