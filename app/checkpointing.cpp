@@ -80,6 +80,12 @@ std::map<std::string, std::string> definition_metadata(const RunDefinition& d) {
   return m;
 }
 
+namespace {
+/// Keys that shwa did not always have, each with the value that does what shwa did before it had
+/// the key (output.precision: every VTK and NetCDF array was of doubles).
+const std::map<std::string, std::string> kValueBeforeKey = {{"output.precision", "double"}};
+}  // namespace
+
 bool may_change_on_restart(const std::string& key) {
   static const std::set<std::string> keys = {
       "time.end",           "time.output_interval",    "time.output_times",  "time.checkpoint_interval",
@@ -136,11 +142,11 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
     const auto a = ours.find(key), b = theirs.find(key);
     const bool here = a != ours.end(), there = b != theirs.end();
     if (here && there && a->second == b->second) continue;
-    // A key that the checkpoint's shwa did not have: the same run where this one leaves it at its
-    // default, which keeps what shwa did before the key existed.
+    // A key that the checkpoint's shwa did not have: the same run where this one has the value
+    // that does what shwa did before the key existed.
     if (here && !there) {
-      const auto w = cfg.definition.where.find(key);
-      if (w != cfg.definition.where.end() && w->second == "default") continue;
+      const auto before = kValueBeforeKey.find(key);
+      if (before != kValueBeforeKey.end() && a->second == before->second) continue;
     }
     const auto w = cfg.definition.where.find(key);
     const std::string where = w == cfg.definition.where.end() || w->second.empty() || w->second == "default"

@@ -44,14 +44,14 @@ bool may_change_on_restart(const std::string& key);
 
 /// Refuses (io::InputError naming `path`) a checkpoint that `cfg` cannot continue: impossible
 /// header values (a time that is negative, not finite or past time.end; a negative step count;
-/// a time of 0 after steps or steps that reached no time), another grid or precision (this
-/// build's), or a run
+/// a time of 0 after steps or steps that reached no time), another grid or another precision than
+/// this build's, or a run
 /// whose definition (`definition`, as definition_metadata gives it for cfg) differs from the
 /// checkpoint's in a key a restart may not change: the first such key in alphabetical order, or
 /// the first input file whose contents changed, is named with both values. Input files compare
 /// by their contents only, so a file that moved (its key naming the new place) is the same. A key
-/// the checkpoint does not record (its shwa did not have it) is the same where this run leaves
-/// it at its default.
+/// the checkpoint does not record because its shwa did not have it is the same where this run's
+/// value does what that shwa did (output.precision = "double").
 void check_restart(const io::Checkpoint& c, const std::string& path, const RunConfig& cfg,
                    const std::map<std::string, std::string>& definition);
 

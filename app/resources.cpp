@@ -70,8 +70,9 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   const bool several = m.px * m.py > 1;
   const U kept = (F + 1 + 4 + t) * D * B + (m.root && several ? (4 + t) * D * N : 0);
   // Each rank's VTK piece compressed: its arrays' bytes (the frame's 4 + t fields or the 1 + 2t
-  // maxima maps) and zlib's worst case over them (1/4096 more, a block header each), plus for each
-  // thread a block to convert, one to compress into and zlib's state (2.5 MiB in all).
+  // maxima maps) and what zlib may add (n/4096 + n/16384 + 13 a block, within the 1/4096 and the
+  // MiB counted up to 16 GiB), plus for each thread a block to convert, one to compress into and
+  // zlib's state (2.5 MiB in all).
   const U vtk_raw = std::max(4 + t, 1 + 2 * t) * U(m.output_bytes) * B;
   const U vtk = m.vtk_zlib ? vtk_raw + vtk_raw / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
   const U frame = run + kept + vtk + (m.root ? (several ? D * N : 0) + writer : 0);
@@ -79,7 +80,8 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // one being gathered, a gather's buffer, the gathered doubles and their copy.
   const U arrays = F + maps;
   // With one block the block's doubles are the array (moved), or its copy in single precision.
-  // Compressed, the root holds one array's blocks at a time (zlib's worst case) while it writes.
+  // Compressed, the root holds one array's blocks at a time (as large as zlib may make them, as
+  // for VTK) while it writes.
   const U zipped = m.checkpoint_zlib ? r * N + r * N / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
   const U checkpoint =
       run + (m.frames ? kept : 0) + D * B + (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) + zipped : 0);

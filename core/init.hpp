@@ -106,7 +106,8 @@ void owned_to_host(const View& f, const Grid& g, std::vector<double>& out, Owned
   const Out dst(out.data(), size_t(g.ny), size_t(g.nx));
   auto pack = [&](const auto& to) {
     using To = std::decay_t<decltype(to)>;
-    Kokkos::parallel_for("shwa::owned_to_host", Kokkos::RangePolicy<Space>(0, long(g.nx) * long(g.ny)),
+    Kokkos::parallel_for("shwa::owned_to_host",
+                         Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(0, long(g.nx) * long(g.ny)),
                          detail::PackOwned<To, View>{to, f, g.nx, g.ng});
   };
   if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {

@@ -12,7 +12,7 @@
 # shwa_bench's throughputs: the fine deck's CPU runs take most of it, its GPU runs seconds); where a
 # command may run 10 minutes at most, run the decks apart (E2E_DECKS=estuary, then
 # E2E_DECKS=estuary_fine) or set E2E_NOSKIP=gpu. Each run is checked (`shwa check`) first; that
-# reads the fine deck's 136 MB raster too (about 6 s), outside every time measured.
+# reads the fine deck's 136 MB raster too (seconds), outside every time measured.
 #
 # Environment:
 #   SHWA_GPU      the GPU build's shwa (build/cuda/app/shwa)

@@ -60,6 +60,7 @@ void AtomicFile::write(const void* data, std::size_t bytes) {
 }
 
 void AtomicFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
+  if (std::fflush(file_) != 0) fail("write failed");  // what is buffered reaches the file first
   if (::fseeko(file_, off_t(offset), SEEK_SET) != 0) fail("seek failed");
   write(data, bytes);
   if (::fseeko(file_, 0, SEEK_END) != 0) fail("seek failed");

@@ -21,6 +21,7 @@ constexpr char kMagic[8] = {'S', 'H', 'W', 'A', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t kVersion = 2;
 constexpr std::size_t kPreamble = sizeof kMagic + 4 + 8;  // magic, version, payload size
 constexpr std::uint8_t kRaw = 0, kZlib = 1;               // version 2: an array's encoding
+constexpr std::uint64_t kMostInflation = 1032;            // the most bytes deflate makes of one
 
 class Writer {
  public:
@@ -175,7 +176,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& c, const Checkp
           }
           const auto* data = reinterpret_cast<const unsigned char*>(values.data());
           const std::vector<ZlibArray> z = zlib_compress(
-              {{bytes, [data](std::uint64_t offset, std::uint64_t, std::vector<unsigned char>&) { return data + offset; }}},
+              {{name, bytes, [data](std::uint64_t offset, std::uint64_t, std::vector<unsigned char>&) { return data + offset; }}},
               encoding.workers, path);
           a.put(static_cast<std::uint64_t>(z[0].blocks.size()));
           for (const auto& block : z[0].blocks) a.put(static_cast<std::uint64_t>(block.size()));
@@ -230,32 +231,38 @@ Checkpoint read_checkpoint(const std::string& path, const Workers& workers) {
     const auto count = r.get<std::uint64_t>();
     const auto encoding = version == 1 ? kRaw : r.get<std::uint8_t>();
     const auto corrupt = [&] { return bad("corrupted checkpoint: array " + quote(name) + " has a bad header"); };
-    // zlib inflates at most 1032 bytes from one: a count no block could hold is refused before
-    // it is allocated.
-    const std::uint64_t most = encoding == kRaw ? data.size() : data.size() * 1032;
-    if ((width != 4 && width != 8) || (encoding != kRaw && encoding != kZlib) || count > most / width) throw corrupt();
+    if ((width != 4 && width != 8) || (encoding != kRaw && encoding != kZlib) ||
+        count > (encoding == kRaw ? data.size() : data.size() * kMostInflation) / width)
+      throw corrupt();
     const std::uint64_t bytes = count * width;
+    // The array's bytes as they lie in the file, checked to lie there before its values are
+    // allocated: raw, the values; compressed, the blocks, which cannot inflate past kMostInflation
+    // times their size.
+    const unsigned char* p = nullptr;
+    std::vector<std::uint64_t> sizes;
+    if (encoding == kRaw) {
+      p = reinterpret_cast<const unsigned char*>(r.take(std::size_t(bytes)));
+    } else {
+      const auto blocks = r.get<std::uint64_t>();
+      if (blocks != (bytes + kZlibBlockBytes - 1) / kZlibBlockBytes) throw corrupt();
+      sizes.resize(static_cast<std::size_t>(blocks));
+      std::uint64_t total = 0;
+      for (auto& size : sizes) {
+        size = r.get<std::uint64_t>();
+        if (size > data.size() - total) throw corrupt();
+        total += size;
+      }
+      if (bytes > total * kMostInflation) throw corrupt();
+      p = reinterpret_cast<const unsigned char*>(r.take(std::size_t(total)));
+    }
     std::vector<double> v8(width == 8 ? count : 0);
     std::vector<float> v4(width == 4 ? count : 0);
     void* out = width == 8 ? static_cast<void*>(v8.data()) : static_cast<void*>(v4.data());
     if (encoding == kRaw) {
-      const char* p = r.take(std::size_t(bytes));
       if (bytes > 0) std::memcpy(out, p, std::size_t(bytes));
-    } else {
-      const auto blocks = r.get<std::uint64_t>();
-      if (blocks != (bytes + kZlibBlockBytes - 1) / kZlibBlockBytes) throw corrupt();
-      std::vector<std::uint64_t> sizes(static_cast<std::size_t>(blocks));
-      std::uint64_t total = 0;
-      for (auto& size : sizes) {
-        size = r.get<std::uint64_t>();
-        if (size > data.size()) throw corrupt();
-        total += size;
-      }
-      // The blocks lie within the payload (take checks it) before any is inflated.
-      const auto* p = reinterpret_cast<const unsigned char*>(r.take(std::size_t(total)));
-      if (!zlib_inflate(p, sizes, out, bytes, workers))
-        throw bad("corrupted checkpoint: array " + quote(name) + " does not inflate to its " + std::to_string(count) +
-                  " values");
+    } else if (!zlib_inflate(p, sizes, out, bytes, workers)) {
+      throw bad("corrupted checkpoint: array " + quote(name) + " does not inflate to its " + std::to_string(count) +
+                " values");
     }
     if (width == 8) c.arrays[name] = std::move(v8);
     else c.arrays[name] = std::move(v4);

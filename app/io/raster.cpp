@@ -21,15 +21,28 @@ namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
+// Calls f(token, index on the line) for each blank-separated token of [from, to); stops where f
+// returns false.
+template <class F>
+bool each_token(std::string_view text, std::size_t from, std::size_t to, F&& f) {
+  std::size_t n = 0;
+  for (std::size_t i = from; i < to;) {
+    while (i < to && is_blank(text[i])) ++i;
+    if (i == to) break;
+    std::size_t j = i;
+    while (j < to && !is_blank(text[j])) ++j;
+    if (!f(text.substr(i, j - i), n++)) return false;
+    i = j;
+  }
+  return true;
+}
+
 std::vector<std::string_view> split_blanks(std::string_view line) {
   std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && is_blank(line[i])) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !is_blank(line[i])) ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
+  each_token(line, 0, line.size(), [&](std::string_view token, std::size_t) {
+    out.push_back(token);
+    return true;
+  });
   return out;
 }
 
@@ -212,22 +225,6 @@ void each_line(std::string_view text, std::size_t begin, std::size_t end, F&& f)
   }
 }
 
-// Calls f(token, index on the line) for each blank-separated token of [from, to); stops where f
-// returns false.
-template <class F>
-bool each_token(std::string_view text, std::size_t from, std::size_t to, F&& f) {
-  std::size_t n = 0;
-  for (std::size_t i = from; i < to;) {
-    while (i < to && is_blank(text[i])) ++i;
-    if (i == to) break;
-    std::size_t j = i;
-    while (j < to && !is_blank(text[j])) ++j;
-    if (!f(text.substr(i, j - i), n++)) return false;
-    i = j;
-  }
-  return true;
-}
-
 }  // namespace
 
 Raster parse_esri_ascii(std::string_view text, const std::string& name, const Workers& workers,
@@ -276,9 +273,10 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name, const Wo
   // Each line's values counted, so that each piece knows where its values and lines begin.
   for_pieces([&](BodyPiece& p) {
     each_line(text, p.begin, p.end, [&](std::size_t from, std::size_t to) {
+      // At most 2^32 - 1: a line of more (gigabytes long) is reported as too long, never wrapped.
       std::uint32_t n = 0;
       each_token(text, from, to, [&](std::string_view, std::size_t) {
-        ++n;
+        if (n < UINT32_MAX) ++n;
         return true;
       });
       p.counts.push_back(n);

@@ -1,11 +1,10 @@
 #pragma once
-// Work shared over threads of shwa's own (std::thread), for the host-side passes of an output
-// that would otherwise run on one core of a machine whose cores the run leaves idle then (a GPU
-// run's host, or a CPU run between steps): converting and compressing VTK arrays, deriving the
-// output fields.
+// Work shared over threads of shwa's own (std::thread), for the host-side passes that would
+// otherwise run on one core of a machine whose cores the run leaves idle then (a GPU run's host,
+// or a CPU run between steps): reading rasters, deriving the output fields, converting and
+// compressing VTK arrays, compressing and inflating checkpoints, writing the formats at once.
 
 #include <exception>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -35,8 +34,8 @@ void run_on_threads(int threads, Work&& work, OnStart&& on_start) {
     try {
       pool.emplace_back(run, w, true);
       own[w] = 1;
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: this one runs the rest
+    } catch (...) {
+      break;  // no more threads to be had (std::system_error, std::bad_alloc): this one runs the rest
     }
   }
   run(0, false);

@@ -80,12 +80,12 @@ void check_extent(const Domain& g, const Extent& e, const char* who) {
     throw std::invalid_argument(std::string(who) + ": piece " + extent_text(e) + " is not inside the grid");
 }
 
-// The float nearest x; beyond the floats' range the infinity of x's sign (where a cast is
-// undefined).
+// The float nearest x (IEEE rounding), where a cast is undefined too: from half a unit beyond the
+// largest float, the infinity of x's sign.
 float nearest_float(double x) {
-  constexpr double top = double(std::numeric_limits<float>::max());
-  if (x > top) return std::numeric_limits<float>::infinity();
-  if (x < -top) return -std::numeric_limits<float>::infinity();
+  constexpr double overflow = 0x1.ffffffp127;  // FLT_MAX and half its last unit: rounds to infinity
+  if (x >= overflow) return std::numeric_limits<float>::infinity();
+  if (x <= -overflow) return -std::numeric_limits<float>::infinity();
   return static_cast<float>(x);
 }
 
@@ -114,7 +114,7 @@ std::vector<ZlibArray> compress_fields(const std::string& path, const std::vecto
   for (const FieldRef& f : fields) {
     const ScalarType t = type.value_or(f.type);
     const std::uint64_t width = std::uint64_t(size_of(t));
-    sources.push_back({cells * width, [&f, t, width](std::uint64_t offset, std::uint64_t n, std::vector<unsigned char>& scratch) {
+    sources.push_back({f.name, cells * width, [&f, t, width](std::uint64_t offset, std::uint64_t n, std::vector<unsigned char>& scratch) {
                          return values_as(f, t, offset / width, n / width, scratch);
                        }});
   }

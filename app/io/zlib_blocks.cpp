@@ -39,7 +39,9 @@ std::vector<ZlibArray> zlib_compress(const std::vector<ZlibSource>& sources, con
         const void* in = sources[job.array].block(job.offset, job.n, scratch);
         uLongf zbytes = uLongf(zbuf.size());
         const int rc = compress2(zbuf.data(), &zbytes, static_cast<const Bytef*>(in), uLong(job.n), Z_BEST_SPEED);
-        if (rc != Z_OK) throw OutputError(what + ": cannot write: zlib cannot compress (error " + std::to_string(rc) + ")");
+        if (rc != Z_OK)
+          throw OutputError(what + ": cannot write: zlib cannot compress " + sources[job.array].name + " (error " +
+                            std::to_string(rc) + ")");
         // Copied out at its size, so that the arrays held until they are written take what they
         // compressed to.
         arrays[job.array].blocks[std::size_t(job.offset / kZlibBlockBytes)].assign(zbuf.data(), zbuf.data() + zbytes);
@@ -63,7 +65,10 @@ bool zlib_inflate(const unsigned char* data, const std::vector<std::uint64_t>& s
     for (std::size_t b; ok && (b = next.fetch_add(1)) < sizes.size();) {
       const std::uint64_t offset = b * kZlibBlockBytes, n = std::min<std::uint64_t>(kZlibBlockBytes, bytes - offset);
       uLongf got = uLongf(n);
-      if (uncompress(static_cast<Bytef*>(out) + offset, &got, data + starts[b], uLong(sizes[b])) != Z_OK || got != n)
+      uLong used = uLong(sizes[b]);
+      // The whole block one stream: nothing after its end, nothing short of the values.
+      if (uncompress2(static_cast<Bytef*>(out) + offset, &got, data + starts[b], &used) != Z_OK || got != n ||
+          used != sizes[b])
         ok = false;
     }
   });

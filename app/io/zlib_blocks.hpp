@@ -26,12 +26,14 @@ struct ZlibArray {
 /// An array to compress: its size in bytes and its bytes [offset, offset + n) for a block, either
 /// where they lie or converted into `scratch` (VTK's single-precision arrays).
 struct ZlibSource {
+  std::string name;  // for messages
   std::uint64_t bytes = 0;
   std::function<const void*(std::uint64_t offset, std::uint64_t n, std::vector<unsigned char>& scratch)> block;
 };
 
 /// Compresses `sources` at zlib's fastest level, their blocks shared out over `workers` as each
-/// comes free. Throws OutputError "`what`: cannot write: ..." where zlib fails.
+/// comes free. Throws OutputError "`what`: cannot write: zlib cannot compress NAME ..." where
+/// zlib fails.
 std::vector<ZlibArray> zlib_compress(const std::vector<ZlibSource>& sources, const Workers& workers,
                                      const std::string& what);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <thread>
 
 #include "io/error.hpp"
@@ -257,4 +258,24 @@ TEST_CASE("threads: every worker runs once, new threads start with on_start, the
     if (w == 2 || w == 3) throw std::runtime_error("worker " + std::to_string(w));
   };
   CHECK_THROWS_WITH(shwa::io::run_on_threads(4, failing), "worker 2");
+}
+
+TEST_CASE("vtk: single precision rounds as IEEE does, to infinity only past the largest float", "[io][vtk]") {
+  TempDir dir;
+  Domain g = grid();
+  g.nx = 6;
+  g.ny = 1;
+  const double top = double(std::numeric_limits<float>::max());
+  // Within half a unit of the largest float it rounds to it; beyond, to infinity.
+  const std::vector<double> x = {top + 1.0e31, top + 1.1e31, -1e39, std::nan(""), 0.1, -top};
+  shwa::io::write_vti(dir / "s.vti", g, {0, 6, 0, 1}, {{"x", x.data()}}, 0,
+                      {shwa::io::ScalarType::float32, true, {1, nullptr}});
+  const std::vector<float> back = read_vti(slurp(dir / "s.vti")).values<float>("x");
+  REQUIRE(back.size() == 6);
+  CHECK(back[0] == std::numeric_limits<float>::max());
+  CHECK(back[1] == std::numeric_limits<float>::infinity());
+  CHECK(back[2] == -std::numeric_limits<float>::infinity());
+  CHECK(std::isnan(back[3]));
+  CHECK(back[4] == 0.1f);
+  CHECK(back[5] == -std::numeric_limits<float>::max());
 }
