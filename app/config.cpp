@@ -11,6 +11,7 @@
 #include "io/csv_series.hpp"
 #include "io/raster.hpp"
 #include "io/text.hpp"
+#include "io/threads.hpp"
 
 #include <unistd.h>
 
@@ -694,10 +695,9 @@ void check_output_dir(const std::string& dir, const io::Deck& deck, const std::s
 
 namespace {
 
-/// What load_config's checks need of the initial state of the whole grid, in one pass over its
-/// cells in row-major order (j * nx + i, from the south-west corner).
+/// What load_config's checks need of the initial state of the whole grid, cells counted in
+/// row-major order (j * nx + i, from the south-west corner).
 struct InitialScan {
-  std::size_t cells = 0;
   std::optional<std::pair<std::size_t, double>> bottom_out;  // the first cell beyond kMaxElevation, its H
   std::optional<std::pair<std::size_t, double>> depth_out;   // the first cell beyond kMaxDepth, its h
   /// The greatest sum of wave speeds times edge lengths of a wet cell, 2 (dy (|u| + sqrt(g h)) +
@@ -707,22 +707,49 @@ struct InitialScan {
   std::array<double, kMaxTracers> c_max{};
 };
 
+/// How many runs of rows of `ny` rows for_row_runs makes: one for each CPU the run may use.
+int row_runs(int ny) { return std::max(1, std::min(process_cpu_count(), ny)); }
+
+/// Calls rows(run, j0, j1) for row_runs(ny) contiguous runs of rows [j0, j1) at once (a field's
+/// functions read shared values only).
+template <class F>
+void for_row_runs(int ny, F&& rows) {
+  const int runs = row_runs(ny);
+  io::run_on_threads(io::Workers{runs, use_process_cpus}, [&](int w) {
+    rows(w, int(std::int64_t(ny) * w / runs), int(std::int64_t(ny) * (w + 1) / runs));
+  });
+}
+
 InitialScan scan_initial(const InitialField& field, const RunConfig& cfg) {
   const Domain& g = cfg.grid;
-  InitialScan s;
-  InitialCell c;
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i, ++s.cells) {
-      field.at(i, j, c);
-      if (!s.bottom_out && !(std::fabs(c.H) <= kMaxElevation)) s.bottom_out = std::make_pair(s.cells, c.H);
-      if (!s.depth_out && !(c.h <= kMaxDepth)) s.depth_out = std::make_pair(s.cells, c.h);
-      if (c.h >= cfg.params.eps_h) {
-        const double a = std::sqrt(cfg.params.g * c.h);
-        s.z_max = std::max(s.z_max, 2 * (g.dy * (std::fabs(c.u) + a) + g.dx * (std::fabs(c.v) + a)));
+  // Each run of rows scanned apart; the first cells beyond the limits are the first run's that
+  // has one, the maxima the runs' (NaN cells leave every maximum as it is).
+  std::vector<InitialScan> part(std::size_t(row_runs(g.ny)));
+  for_row_runs(g.ny, [&](int w, int j0, int j1) {
+    InitialScan& s = part[std::size_t(w)];
+    InitialCell c;
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        const std::size_t k = std::size_t(j) * std::size_t(g.nx) + std::size_t(i);
+        field.at(i, j, c);
+        if (!s.bottom_out && !(std::fabs(c.H) <= kMaxElevation)) s.bottom_out = std::make_pair(k, c.H);
+        if (!s.depth_out && !(c.h <= kMaxDepth)) s.depth_out = std::make_pair(k, c.h);
+        if (c.h >= cfg.params.eps_h) {
+          const double a = std::sqrt(cfg.params.g * c.h);
+          s.z_max = std::max(s.z_max, 2 * (g.dy * (std::fabs(c.u) + a) + g.dx * (std::fabs(c.v) + a)));
+        }
+        s.h_max = std::max(s.h_max, c.h);
+        for (std::size_t t = 0; t < c.c.size(); ++t) s.c_max[t] = std::max(s.c_max[t], c.c[t]);
       }
-      s.h_max = std::max(s.h_max, c.h);
-      for (std::size_t t = 0; t < c.c.size(); ++t) s.c_max[t] = std::max(s.c_max[t], c.c[t]);
-    }
+  });
+  InitialScan s;
+  for (const InitialScan& p : part) {
+    if (!s.bottom_out) s.bottom_out = p.bottom_out;
+    if (!s.depth_out) s.depth_out = p.depth_out;
+    s.z_max = std::max(s.z_max, p.z_max);
+    s.h_max = std::max(s.h_max, p.h_max);
+    for (std::size_t t = 0; t < s.c_max.size(); ++t) s.c_max[t] = std::max(s.c_max[t], p.c_max[t]);
+  }
   return s;
 }
 
@@ -784,18 +811,21 @@ InitialState initial_state(const InitialField& field, const Extent& block, std::
   for (std::vector<double>* v : {&s.H, &s.h, &s.u, &s.v}) v->resize(n);
   s.c.assign(pollutants, std::vector<double>(n));
   if (field.manning) s.n.resize(n);
-  InitialCell c;
-  for (int j = block.j0; j < block.j1; ++j)
-    for (int i = block.i0; i < block.i1; ++i) {
-      field.at(i, j, c);
-      const std::size_t k = s.index(i, j);
-      s.H[k] = c.H;
-      s.h[k] = c.h;
-      s.u[k] = c.u;
-      s.v[k] = c.v;
-      for (std::size_t t = 0; t < pollutants; ++t) s.c[t][k] = c.c[t];
-      if (field.manning) s.n[k] = c.n;
-    }
+  // Each run of the block's rows on a thread of its own, into cells of its own.
+  for_row_runs(block.ny(), [&](int, int r0, int r1) {
+    InitialCell c;
+    for (int j = block.j0 + r0; j < block.j0 + r1; ++j)
+      for (int i = block.i0; i < block.i1; ++i) {
+        field.at(i, j, c);
+        const std::size_t k = s.index(i, j);
+        s.H[k] = c.H;
+        s.h[k] = c.h;
+        s.u[k] = c.u;
+        s.v[k] = c.v;
+        for (std::size_t t = 0; t < pollutants; ++t) s.c[t][k] = c.c[t];
+        if (field.manning) s.n[k] = c.n;
+      }
+  });
   s.h_max = scan.h_max;
   s.c_max.assign(scan.c_max.begin(), scan.c_max.begin() + std::ptrdiff_t(pollutants));
   return s;
