@@ -187,4 +187,12 @@ TEST_CASE("initial: the checks of the initial state look at the whole grid, what
   CHECK(whole.find("initial depth") != std::string::npos);
   CHECK(whole.find(" in cell (6, 4) counted from the south-west corner") != std::string::npos);
   CHECK(part == whole);
+  // Two such cells in rows that different threads scan: the first in row-major order is named.
+  write_raster(dir.path / "depth.asc", 8, 6, [](int i, int j) { return (i == 5 && j == 1) || (i == 0 && j == 4) ? 2e5 : 1.0; });
+  try {
+    load(dir.path / "deep.toml");
+  } catch (const io::InputError& e) {
+    whole = e.what();
+  }
+  CHECK(whole.find(" in cell (5, 1) counted from the south-west corner") != std::string::npos);
 }
