@@ -32,13 +32,9 @@ class MpiCollective final : public Collective {
   int rank() const override { return world_.rank(); }
   int ranks() const override { return world_.size(); }
   using Collective::gather;
-  /// One rank copies its block into `whole`'s storage. On several, World::gather makes the whole
-  /// grid anew: `whole`'s storage goes first, so that the root never holds two of them.
+  /// World::gather makes the whole grid anew: `whole`'s storage goes first, so that the root never
+  /// holds two of them.
   void gather(const std::vector<double>& owned, const Grid&, std::vector<double>& whole) override {
-    if (ranks() == 1) {
-      whole = owned;
-      return;
-    }
     if (root()) whole = std::vector<double>();
     std::vector<double> all = world_.gather(owned);
     if (root()) whole = std::move(all);

@@ -85,18 +85,15 @@ void derived_fields(const std::vector<double>& h, const std::vector<double>& qx,
   // Contiguous runs of cells, one a thread; runs of at least 64 Ki cells, where a thread costs
   // less than what it takes over.
   const int threads = int(std::min<std::size_t>(std::size_t(process_cpu_count()), std::max<std::size_t>(n / 65536, 1)));
-  io::run_on_threads(
-      threads,
-      [&](int w) {
-        const std::size_t begin = n * std::size_t(w) / std::size_t(threads), end = n * std::size_t(w + 1) / std::size_t(threads);
-        for (std::size_t f = 0; f < fields.size(); ++f) {
-          const std::vector<double>& c = hc[std::size_t(std::max(fields[f].pollutant, 0))];
-          const auto value = fields[f].info->value;
-          double* v = to[f];
-          for (std::size_t k = begin; k < end; ++k) v[k] = value(CellValues{h[k], qx[k], qy[k], c[k], H[k], eps_h});
-        }
-      },
-      use_process_cpus);
+  io::run_on_threads(io::Workers{threads, use_process_cpus}, [&](int w) {
+    const std::size_t begin = n * std::size_t(w) / std::size_t(threads), end = n * std::size_t(w + 1) / std::size_t(threads);
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      const std::vector<double>& c = hc[std::size_t(std::max(fields[f].pollutant, 0))];
+      const auto value = fields[f].info->value;
+      double* v = to[f];
+      for (std::size_t k = begin; k < end; ++k) v[k] = value(CellValues{h[k], qx[k], qy[k], c[k], H[k], eps_h});
+    }
+  });
 }
 
 const std::vector<OutputFormatInfo>& output_formats() {

@@ -77,12 +77,9 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
 // format that had one, in their order, is thrown.
 template <class F>
 void RunOutputs::each_format_at_once(F&& f) {
-  io::run_on_threads(
-      int(formats_.size()) + 1,
-      [&](int w) {
-        if (w > 0) f(*formats_[std::size_t(w - 1)]);
-      },
-      use_process_cpus);
+  io::run_on_threads(io::Workers{int(formats_.size()) + 1, use_process_cpus}, [&](int w) {
+    if (w > 0) f(*formats_[std::size_t(w - 1)]);
+  });
 }
 
 void RunOutputs::write(const Frame& frame) {

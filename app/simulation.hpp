@@ -50,19 +50,15 @@ class Collective {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
   bool root() const { return rank() == 0; }
-  /// The whole grid into `whole` on the root (its storage reused where the grid is on one rank),
-  /// from each rank's owned cells (row-major); `whole` is left as it is elsewhere.
+  /// The whole grid into `whole` on the root, from each rank's owned cells (row-major); `whole` is
+  /// left as it is elsewhere.
   virtual void gather(const std::vector<double>& owned, const Grid& block, std::vector<double>& whole) = 0;
-  /// The whole grid on the root; empty elsewhere.
-  std::vector<double> gather(const std::vector<double>& owned, const Grid& block) {
+  /// The whole grid on the root, empty elsewhere: with one rank, `owned` itself.
+  std::vector<double> gather(std::vector<double> owned, const Grid& block) {
+    if (ranks() == 1) return owned;
     std::vector<double> whole;
     gather(owned, block, whole);
     return whole;
-  }
-  /// The same from values the caller gives up: with one rank they are the whole grid, not copied.
-  std::vector<double> gather(std::vector<double>&& owned, const Grid& block) {
-    if (ranks() == 1) return std::move(owned);
-    return gather(static_cast<const std::vector<double>&>(owned), block);
   }
   /// This block's owned cells of a whole-grid field that the root holds (restart).
   virtual std::vector<double> scatter(const std::vector<double>& global, const Grid& block) = 0;

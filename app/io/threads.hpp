@@ -10,13 +10,20 @@
 
 namespace shwa::io {
 
-/// Calls work(w) once for each w in [0, threads): w = 0 on the calling thread, each other on a
-/// thread of its own that first calls on_start() (which may rebind it, for example). A worker
-/// whose thread cannot be started is run on the calling thread after its own, so that every
-/// share of the work is done. Returns when all have; the first exception (lowest w) is rethrown.
-template <class Work, class OnStart>
-void run_on_threads(int threads, Work&& work, OnStart&& on_start) {
-  const std::size_t n = std::size_t(threads > 1 ? threads : 1);
+/// The threads a caller lends a pass: how many, and what each new one calls first (the app
+/// rebinds them to all of the run's CPUs: app/affinity.hpp).
+struct Workers {
+  int count = 1;
+  void (*on_start)() = nullptr;
+};
+
+/// Calls work(w) once for each w in [0, workers.count): w = 0 on the calling thread, each other
+/// on a thread of its own that first calls workers.on_start. A worker whose thread cannot be
+/// started is run on the calling thread after its own, so that every share of the work is done.
+/// Returns when all have; the first exception (lowest w) is rethrown.
+template <class Work>
+void run_on_threads(const Workers& workers, Work&& work) {
+  const std::size_t n = std::size_t(workers.count > 1 ? workers.count : 1);
   // Allocated before any thread starts: nothing below may throw while one is running.
   std::vector<std::exception_ptr> errors(n);
   std::vector<std::thread> pool;
@@ -24,7 +31,7 @@ void run_on_threads(int threads, Work&& work, OnStart&& on_start) {
   std::vector<char> own(n, 0);  // whether worker w has a thread of its own
   auto run = [&](std::size_t w, bool started) {
     try {
-      if (started) on_start();
+      if (started && workers.on_start) workers.on_start();
       work(int(w));
     } catch (...) {
       errors[w] = std::current_exception();
@@ -44,25 +51,6 @@ void run_on_threads(int threads, Work&& work, OnStart&& on_start) {
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
-}
-
-template <class Work>
-void run_on_threads(int threads, Work&& work) {
-  run_on_threads(threads, static_cast<Work&&>(work), [] {});
-}
-
-/// The threads a caller lends a pass of the I/O library: how many, and what each new one calls
-/// first (the app rebinds them to all of the run's CPUs: app/affinity.hpp).
-struct Workers {
-  int count = 1;
-  void (*on_start)() = nullptr;
-};
-
-template <class Work>
-void run_on_threads(const Workers& workers, Work&& work) {
-  run_on_threads(workers.count, static_cast<Work&&>(work), [&workers] {
-    if (workers.on_start) workers.on_start();
-  });
 }
 
 }  // namespace shwa::io

@@ -238,26 +238,28 @@ TEST_CASE("vtk: an array of whole blocks has no short last block", "[io][vtk]") 
   CHECK(z.values<double>("h") == h);
 }
 
+namespace {
+std::atomic<int> g_started{0};
+}  // namespace
+
 TEST_CASE("threads: every worker runs once, new threads start with on_start, the lowest error wins", "[io][vtk]") {
   std::vector<int> ran(5, 0);
-  std::atomic<int> started{0};
+  std::atomic<int>& started = g_started;
+  started = 0;
   std::thread::id caller = std::this_thread::get_id(), zero;
-  shwa::io::run_on_threads(
-      5,
-      [&](int w) {
-        ++ran[std::size_t(w)];
-        if (w == 0) zero = std::this_thread::get_id();
-      },
-      [&] { ++started; });
+  shwa::io::run_on_threads(shwa::io::Workers{5, [] { ++g_started; }}, [&](int w) {
+    ++ran[std::size_t(w)];
+    if (w == 0) zero = std::this_thread::get_id();
+  });
   CHECK(ran == std::vector<int>(5, 1));
   CHECK(started == 4);
   CHECK(zero == caller);
-  shwa::io::run_on_threads(0, [&](int w) { ++ran[std::size_t(w)]; });  // at least the calling thread
+  shwa::io::run_on_threads(shwa::io::Workers{0, nullptr}, [&](int w) { ++ran[std::size_t(w)]; });  // at least the calling thread
   CHECK(ran[0] == 2);
   auto failing = [](int w) {
     if (w == 2 || w == 3) throw std::runtime_error("worker " + std::to_string(w));
   };
-  CHECK_THROWS_WITH(shwa::io::run_on_threads(4, failing), "worker 2");
+  CHECK_THROWS_WITH(shwa::io::run_on_threads(shwa::io::Workers{4, nullptr}, failing), "worker 2");
 }
 
 TEST_CASE("vtk: single precision rounds as IEEE does, to infinity only past the largest float", "[io][vtk]") {
