@@ -527,6 +527,27 @@ TEST_CASE("app: info and help", "[app][cli]") {
   CHECK(shwa(dir, "check " + (dir / "deck.toml") + " --threads 2").code == 0);
 }
 
+// The commands the decks under inputs/ print in their header comments ("#   shwa run inputs/X.toml
+// ARGS") check as they are. Those run under mpirun are the MPI tests' (app.mpi.*).
+TEST_CASE("app: the commands in the decks' comments are accepted", "[app][decks]") {
+  TempDir dir;
+  const std::regex command(R"(^#\s+shwa run inputs/(\S+\.toml)(.*)$)");
+  int commands = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(SHWA_SOURCE_DIR) / "inputs")) {
+    if (entry.path().extension() != ".toml") continue;
+    for (const std::string& line : lines_of(slurp(entry.path().string()))) {
+      std::smatch m;
+      if (!std::regex_match(line, m, command)) continue;
+      INFO(entry.path().filename().string() << ": " << line);
+      const Result r = shwa(dir, "check " + (fs::path(SHWA_SOURCE_DIR) / "inputs" / m[1].str()).string() + m[2].str());
+      INFO("stderr: " << r.err);
+      CHECK(r.code == 0);
+      ++commands;
+    }
+  }
+  CHECK(commands >= 4);
+}
+
 TEST_CASE("app: output.precision and output.vtk_compression keep the values, in fewer bytes",
           "[app][vtk_encoding]") {
   TempDir dir;
