@@ -94,8 +94,23 @@ void check_nonnegative_series(const io::TimeSeries& ts, const std::string& file,
                        " s; a " + what + " is >= 0 (" + key + ", " + where + ")");
 }
 
-/// Reads "boundary.SIDE[.segments.NAME]" (`p`): a constant `value` or a CSV `series` + `column`.
-Series read_series(Deck& d, const std::string& p, const std::string& what) {
+/// Refuses a series that does not cover the run, t = 0 to `t_end`: beyond its first and last
+/// samples a series holds their values, which would silently stand in for missing data.
+void check_series_covers_run(const io::TimeSeries& ts, const std::string& file, double t_end, const std::string& key,
+                             const std::string& where) {
+  const double first = ts.times().front(), last = ts.times().back();
+  const std::string at = " (" + key + ", " + where + ")";
+  if (first > 0)
+    throw InputError(file + ": the series starts at t = " + fmt(first) +
+                     " s, after the run's start at t = 0; give a value at t = 0 or before" + at);
+  if (last < t_end)
+    throw InputError(file + ": the series ends at t = " + fmt(last) + " s, before time.end = " + fmt(t_end) +
+                     " s; give values up to the run's end" + at);
+}
+
+/// Reads "boundary.SIDE[.segments.NAME]" (`p`): a constant `value` or a CSV `series` + `column`
+/// covering the run to `t_end`.
+Series read_series(Deck& d, const std::string& p, const std::string& what, double t_end) {
   d.declare(p + ".value");
   d.declare(p + ".series");
   d.declare(p + ".column");
@@ -114,11 +129,13 @@ Series read_series(Deck& d, const std::string& p, const std::string& what) {
     }
   }();
   if (what == "discharge") check_nonnegative_series(ts, file, what, p + ".series", d.where(p + ".series"));
+  check_series_covers_run(ts, file, t_end, p + ".series", d.where(p + ".series"));
   return Series(ts.times(), ts.values());
 }
 
 /// The inflow concentration `key` of a discharge boundary "boundary.SIDE[.segments.NAME]" (`p`):
-/// a number, or the column `column_key` names in the boundary's CSV file.
+/// a number, or the column `column_key` names in the boundary's CSV file (whose times
+/// read_series checked).
 Series read_concentration(Deck& d, const std::string& p, const std::string& key, const std::string& column_key) {
   d.declare(key);
   d.declare(column_key);
@@ -175,14 +192,14 @@ const std::vector<BoundaryTypeInfo>& boundary_types() {
       {"stage", BcType::Stage,
        "a free-surface level eta [m] (value or series): depth max(0, eta + H), the interior's velocity and "
        "concentration",
-       [](Deck& d, const std::string& p, const std::vector<std::string>&, BcSegment& seg) {
-         seg.stage = read_series(d, p, "stage");
+       [](Deck& d, const std::string& p, const std::vector<std::string>&, double t_end, BcSegment& seg) {
+         seg.stage = read_series(d, p, "stage", t_end);
        }},
       {"discharge", BcType::Discharge,
        "an inflow [m^3/s] (value or series) spread evenly over the side or segment, of a concentration; the "
        "interior's depth, at least the critical depth",
-       [](Deck& d, const std::string& p, const std::vector<std::string>& pollutants, BcSegment& seg) {
-         seg.discharge = read_series(d, p, "discharge");
+       [](Deck& d, const std::string& p, const std::vector<std::string>& pollutants, double t_end, BcSegment& seg) {
+         seg.discharge = read_series(d, p, "discharge", t_end);
          seg.concentration = read_concentrations(d, p, pollutants);
        }},
   };
@@ -206,9 +223,10 @@ const BoundaryTypeInfo& read_bc_type(Deck& d, const std::string& key) {
                        [&](const BoundaryTypeInfo& b) { return b.name == t; });
 }
 
-/// Boundary conditions. Segments are given in metres along the side (x for south and north,
-/// y for west and east): a segment holds the cells whose centres lie in [begin, end).
-Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::string>& pollutants) {
+/// Boundary conditions of a run to `t_end`. Segments are given in metres along the side (x for
+/// south and north, y for west and east): a segment holds the cells whose centres lie in
+/// [begin, end).
+Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::string>& pollutants, double t_end) {
   Boundaries bc;
   for (const std::string& child : d.children("boundary"))
     if (std::find(std::begin(kSides), std::end(kSides), child) == std::end(kSides)) {
@@ -230,7 +248,7 @@ Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::stri
       BcSegment seg;
       seg.side = side;
       seg.type = type.type;
-      type.read_values(d, p, pollutants, seg);
+      type.read_values(d, p, pollutants, t_end, seg);
       bc.segments.push_back(seg);
     }
     for (const std::string& name : d.children(p + ".segments")) {
@@ -248,7 +266,7 @@ Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::stri
       if (seg.end <= seg.begin)
         throw d.error(q + ".end", "the segment [" + fmt(begin) + ", " + fmt(end) +
                                       ") m holds no cell centre (cells are " + fmt(cell) + " m)");
-      if (seg_type.read_values) seg_type.read_values(d, q, pollutants, seg);
+      if (seg_type.read_values) seg_type.read_values(d, q, pollutants, t_end, seg);
       bc.segments.push_back(seg);
     }
   }
@@ -983,7 +1001,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   InitialField field = cfg.problem == "files" ? setup_from_files(d, cfg, std::move(bathy)) : setup_problem(cfg.problem, d, cfg);
   field = apply_pollutants(d, cfg, std::move(field),
                            cfg.problem == "files" ? d.get_path("initial.bathymetry") : "the deck's [grid]");
-  cfg.bc = read_boundaries(d, cfg.grid, cfg.pollutants);
+  cfg.bc = read_boundaries(d, cfg.grid, cfg.pollutants, cfg.t_end);
   const InitialScan scan = scan_initial(field, cfg);
   check_initial_magnitudes(cfg, d, scan);
   check_step_count(cfg, d, scan);

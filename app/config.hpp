@@ -42,9 +42,11 @@ struct BoundaryTypeInfo {
   std::string description;  // one line, for `shwa info` (inputs/README.md lists the same names)
   /// Reads the type's values of the side or segment whose keys start with `p`
   /// ("boundary.west", "boundary.west.segments.river") into seg, for a run carrying `pollutants`
-  /// (RunConfig::pollutants). Null for a type without values, which a side takes as its default;
-  /// a side of a type with values is one segment over its whole length.
-  void (*read_values)(io::Deck& d, const std::string& p, const std::vector<std::string>& pollutants, BcSegment& seg);
+  /// (RunConfig::pollutants) from t = 0 to `t_end`, which a series must cover. Null for a type
+  /// without values, which a side takes as its default; a side of a type with values is one
+  /// segment over its whole length.
+  void (*read_values)(io::Deck& d, const std::string& p, const std::vector<std::string>& pollutants, double t_end,
+                      BcSegment& seg);
 };
 
 /// The one list of boundary types, in the order `shwa info` and inputs/README.md list them.

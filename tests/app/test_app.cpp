@@ -396,6 +396,29 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                    "inflow.csv:3: negative concentration -0.25 at t = 10 s; a concentration is >= 0 "
                    "(boundary.west.concentration_column, ");
   }
+  SECTION("a series that does not cover the run, t = 0 to time.end, is refused, not held at its ends") {
+    const std::string side = "[boundary.west]\ntype = \"discharge\"\nseries = \"inflow.csv\"\ncolumn = \"q\"\n";
+    write(dir / "inflow.csv", "time,q,c\n0,1.0,0.5\n9.5,1.0,0.5\n");
+    expect_refused(dir, raster_deck(dir) + side,
+                   "inflow.csv: the series ends at t = 9.5 s, before time.end = 10 s; give values up to the run's "
+                   "end (boundary.west.series, ");
+    write(dir / "inflow.csv", "time,q,c\n0.5,1.0,0.5\n10,1.0,0.5\n");
+    expect_refused(dir, raster_deck(dir) + side,
+                   "inflow.csv: the series starts at t = 0.5 s, after the run's start at t = 0; give a value at "
+                   "t = 0 or before (boundary.west.series, ");
+    // A stage series too, beside a discharge series that covers more than the run.
+    write(dir / "inflow.csv", "time,q,c\n-5,1.0,0.5\n20,1.0,0.5\n");
+    write(dir / "tide.csv", "time,stage\n0,0.5\n5,0.5\n");
+    const std::string stage = "[boundary.east]\ntype = \"stage\"\nseries = \"tide.csv\"\n";
+    expect_refused(dir, raster_deck(dir) + side + stage,
+                   "tide.csv: the series ends at t = 5 s, before time.end = 10 s; give values up to the run's end "
+                   "(boundary.east.series, ");
+    write(dir / "tide.csv", "time,stage\n0,0.5\n10,0.5\n");
+    write(dir / "deck.toml", raster_deck(dir) + side + stage);
+    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
+    INFO(r.err);
+    CHECK(r.code == 0);
+  }
   SECTION("a gauge name that cannot name CSV columns, and a field listed twice, are refused before any file") {
     expect_refused(dir, raster_deck(dir) + "[gauges.\"a b\"]\nx = 5.0\ny = 5.0\n",
                    "gauge name \"a b\": use letters, digits, '_', '-' and '.' only");
