@@ -470,6 +470,14 @@ InitialField setup_from_files(Deck& d, RunConfig& cfg, std::optional<io::Raster>
   for (double z : bathy.v)
     if (!std::isnan(z)) top = std::max(top, elevation ? z : -z);
   if (!std::isfinite(top)) throw d.error("initial.bathymetry", bathy_path + ": every cell is NODATA");
+  // A NODATA cell is a wall the run never floods: a gauge there would record nothing.
+  for (const io::GaugePoint& p : cfg.out.gauges) {
+    const int i = cfg.grid.column_of(p.x), j = cfg.grid.row_of(p.y);
+    if (std::isnan(bathy.v[std::size_t(j) * std::size_t(cfg.grid.nx) + std::size_t(i)]))
+      throw d.error("gauges." + p.name + ".x",
+                    "the gauge at (" + fmt(p.x) + ", " + fmt(p.y) + ") lies in cell (" + std::to_string(i) + ", " +
+                        std::to_string(j) + "), NODATA in " + bathy_path + ": land the run never floods");
+  }
   std::vector<double> bottom = std::move(bathy.v);  // the bottom depth H, in place of the raster's values
   for (double& z : bottom) z = std::isnan(z) ? -(top + 10) : (elevation ? -z : z);
   const Values H = std::make_shared<const std::vector<double>>(std::move(bottom));

@@ -113,8 +113,7 @@ void RunOutputs::write_gauges(const std::vector<double>& times, const std::vecto
       const double* v = &raw[(r * n + k) * nf];  // h, qx, qy, each pollutant's hc
       const io::GaugePoint& p = cfg_.out.gauges[k];
       // The holder's initial state holds the gauge's cell.
-      const std::size_t cell =
-          cfg_.init.index(int(std::floor((p.x - g.x0) / g.dx)), int(std::floor((p.y - g.y0) / g.dy)));
+      const std::size_t cell = cfg_.init.index(g.column_of(p.x), g.row_of(p.y));
       for (std::size_t m = 0; m < q; ++m) {
         const CellValues values{v[0], v[1], v[2], v[3 + std::max(fields[m].pollutant, 0)], cfg_.init.H[cell],
                                 cfg_.params.eps_h};

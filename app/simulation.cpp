@@ -213,8 +213,7 @@ void BlockRun<E>::set_up() {
     throw std::logic_error("the initial state does not cover the block of this rank");
   // The initial condition is given at cell centres; the global index of a centre is exact.
   initialize(solver_, ex_, [&](double x, double y, CellInit& c) {
-    const int i = int(std::floor((x - g.x0) / g.dx)), j = int(std::floor((y - g.y0) / g.dy));
-    const std::size_t k = s.index(i, j);
+    const std::size_t k = s.index(g.column_of(x), g.row_of(y));
     c.H = s.H[k];
     c.h = s.h[k];
     c.u = s.u[k];
@@ -283,8 +282,7 @@ void BlockRun<E>::start_monitors() {
   std::vector<int> cells;
   const Domain& g = cfg_.grid;
   for (const io::GaugePoint& p : cfg_.out.gauges) {
-    const int i = int(std::floor((p.x - g.x0) / g.dx)) - block_.ioff;
-    const int j = int(std::floor((p.y - g.y0) / g.dy)) - block_.joff;
+    const int i = g.column_of(p.x) - block_.ioff, j = g.row_of(p.y) - block_.joff;
     const bool here = i >= 0 && i < block_.nx && j >= 0 && j < block_.ny;
     gauge_here_.push_back(here);
     cells.push_back(here ? i : 0);

@@ -4,6 +4,8 @@
 // (grid.hpp), which gives its Domain and Extent.
 #pragma once
 
+#include <cmath>
+
 namespace shwa {
 
 /// A uniform Cartesian grid of nx x ny cells of dx x dy, its south-west corner at (x0, y0);
@@ -16,6 +18,9 @@ struct Domain {
   /// Centre of cell (i, j).
   double xc(int i) const { return x0 + (i + 0.5) * dx; }
   double yc(int j) const { return y0 + (j + 0.5) * dy; }
+  /// Column and row of the cell holding the point (x, y): a cell holds its west and south edges.
+  int column_of(double x) const { return int(std::floor((x - x0) / dx)); }
+  int row_of(double y) const { return int(std::floor((y - y0) / dy)); }
   long long cells() const { return static_cast<long long>(nx) * ny; }
 };
 

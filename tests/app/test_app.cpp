@@ -419,6 +419,19 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     INFO(r.err);
     CHECK(r.code == 0);
   }
+  SECTION("a gauge on a NODATA cell of the bathymetry (a wall) is refused; one beside it runs") {
+    // The raster's first line is its northern row, j = 9: cell (3, 9) is NODATA.
+    std::string text = raster(-2.0), north;
+    for (int i = 0; i < 20; ++i) north += std::string(i ? " " : "") + (i == 3 ? "-9999" : "-2");
+    const std::size_t row = text.find("NODATA_value -9999\n") + 19;
+    write(dir / "bathy.asc", text.replace(row, text.find('\n', row) - row, north));
+    expect_refused(dir, raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 99.0\n"),
+                   "gauges.pier.x: the gauge at (35, 99) lies in cell (3, 9), NODATA in ");
+    write(dir / "deck.toml", raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 89.0\n"));
+    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
+    INFO(r.err);
+    CHECK(r.code == 0);
+  }
   SECTION("a gauge name that cannot name CSV columns, and a field listed twice, are refused before any file") {
     expect_refused(dir, raster_deck(dir) + "[gauges.\"a b\"]\nx = 5.0\ny = 5.0\n",
                    "gauge name \"a b\": use letters, digits, '_', '-' and '.' only");
