@@ -332,16 +332,19 @@ void record_health(const Conserved<E>& w, const Grid& g, double t, long step, co
       });
 }
 
-/// Row `row` of a gauge buffer: the fields of w (h, qx, qy, then each tracer's hc) of the n cells
-/// (cells(2k), cells(2k+1)) (owned indices), w.size() values a cell.
+/// Row `row` of a gauge buffer: the fields (h, qx, qy, then each tracer's hc) of the n cells
+/// (cells(2k), cells(2k+1)) (owned indices), w1.size() values a cell, at the fraction s of the way
+/// from w0 to w1, (1 - s) w0 + s w1: w1's own values where s = 1.
 template <class E>
-void sample_cells(const Conserved<E>& w, const Kokkos::View<int*, typename E::memory_space>& cells,
+void sample_cells(const Conserved<E>& w0, const Conserved<E>& w1, Real s,
+                  const Kokkos::View<int*, typename E::memory_space>& cells,
                   const Kokkos::View<Real**, Kokkos::LayoutRight, typename E::memory_space>& values, int row, int ng,
                   int n) {
   Kokkos::parallel_for(
       "shwa::gauge_row", Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int k) {
-        const int i = cells(2 * k) + ng, j = cells(2 * k + 1) + ng, nf = w.size();
-        for (int f = 0; f < nf; ++f) values(row, nf * k + f) = w[f](j, i);
+        const int i = cells(2 * k) + ng, j = cells(2 * k + 1) + ng, nf = w1.size();
+        for (int f = 0; f < nf; ++f)
+          values(row, nf * k + f) = s == Real(1) ? w1[f](j, i) : (Real(1) - s) * w0[f](j, i) + s * w1[f](j, i);
       });
 }
 
@@ -368,10 +371,14 @@ class GaugeBuffer {
 
   /// Appends the row of time t from the state w: a device kernel, nothing comes back. The caller
   /// empties a full buffer (take) first.
-  void record(const Conserved<E>& w, double t) {
+  void record(const Conserved<E>& w, double t) { record(w, 0, w, t, t); }
+  /// Appends the row of time t, t0 < t <= t1, linear in time between the states w0 at t0 and w1
+  /// at t1 (w1 itself where t = t1).
+  void record(const Conserved<E>& w0, double t0, const Conserved<E>& w1, double t1, double t) {
     const int row = rows();
     times_.push_back(t);  // within the capacity reserved: no allocation
-    if (n_ > 0) sample_cells(w, cells_, values_, row, ng_, n_);
+    const Real s = t == t1 ? Real(1) : Real((t - t0) / (t1 - t0));
+    if (n_ > 0) sample_cells(w0, w1, s, cells_, values_, row, ng_, n_);
   }
 
   /// The rows recorded since the last take, on the host: times[r] and values[(r * n + k) * fields +

@@ -127,7 +127,7 @@ class BlockRun {
   void start_monitors();
   // Stepping.
   double step(double stop);
-  void after_step(double dt, double stop, OutputSchedule& schedule, LoopTimer& timer);
+  void after_step(double t_before, double dt, double stop, OutputSchedule& schedule, LoopTimer& timer);
   // Monitors: the maxima and health record on the device, read at health checks.
   void update_monitors();
   MaximaFold<E> maxima_fold() const {
@@ -138,7 +138,7 @@ class BlockRun {
   void check_health();
   [[noreturn]] void blow_up(const std::string& what);
   // Gauges: samples on the device, written at outputs, checkpoints and when the buffer is full.
-  void record_gauges();
+  void record_gauges(double t, double t_before);
   void flush_gauges();
   // Outputs and checkpoints.
   // A field's owned cells on the root, through the output's device buffer (stage_).
@@ -295,17 +295,21 @@ void BlockRun<E>::start_monitors() {
     update_maxima(solver_.state(), block_, maxima_, 0.0, solver_.steps(), Real(cfg_.out.arrival_threshold), health_);
 }
 
-/// Takes the gauge sample of the current state into the device buffer, first writing the buffer
-/// out if it is full.
+/// Takes the gauge sample at time t into the device buffer, first writing the buffer out if it is
+/// full: of the current state where t is its time, else linear in time between the state the last
+/// step started from, at t_before, and the current one (t_before < t < the current time).
 template <class E>
-void BlockRun<E>::record_gauges() {
+void BlockRun<E>::record_gauges(double t, double t_before) {
   if (cfg_.out.gauges.empty()) return;
   if (gauge_buffer_.full()) {
     Kokkos::fence();
     const Region region("shwa::gauges");
     flush_gauges();
   }
-  gauge_buffer_.record(solver_.state(), solver_.time());
+  if (t == solver_.time())
+    gauge_buffer_.record(solver_.state(), t);
+  else
+    gauge_buffer_.record(solver_.previous_state(), t_before, solver_.state(), solver_.time(), t);
 }
 
 /// Writes the samples of the gauge buffer to gauges.csv (collective: every rank calls it at the
@@ -536,19 +540,19 @@ double BlockRun<E>::step(double stop) {
   }
 }
 
-/// After a step of dt that ended at `stop` at the latest: the monitors and a gauge sample when one
-/// is due, the range of time steps, the output frame when the step reached its time, and a
-/// checkpoint when one is due (those two timed apart from the steps).
+/// After a step of dt from t_before that ended at `stop` at the latest: the monitors and the gauge
+/// samples the step reached, the range of time steps, the output frame when the step reached its
+/// time, and a checkpoint when one is due (those two timed apart from the steps).
 template <class E>
-void BlockRun<E>::after_step(double dt, double stop, OutputSchedule& schedule, LoopTimer& timer) {
+void BlockRun<E>::after_step(double t_before, double dt, double stop, OutputSchedule& schedule, LoopTimer& timer) {
   const double t = solver_.time();
   {
     const Region r("shwa::monitors");
     update_monitors();
-    if (schedule.gauge_due(t)) {
-      record_gauges();
-      schedule.gauge_taken(t);
-    }
+    if (schedule.gauge_every_step())
+      record_gauges(t, t_before);
+    else
+      for (; schedule.next_gauge() <= t; schedule.gauge_taken()) record_gauges(schedule.next_gauge(), t_before);
   }
   // A step cut short to land on an output time is not a CFL step: leave it out of the range.
   if (t != stop) stats_.dt_min = std::min(stats_.dt_min, dt);
@@ -661,7 +665,7 @@ RunStats BlockRun<E>::run() {
   OutputSchedule schedule(cfg_, solver_.time());
   if (!opt_.restart) {
     write_output(0);
-    record_gauges();
+    record_gauges(solver_.time(), solver_.time());
   }
   // Only the root reports progress.
   std::FILE* devnull = coll_.root() ? nullptr : std::fopen("/dev/null", "w");
@@ -678,8 +682,9 @@ RunStats BlockRun<E>::run() {
       stop_ = step_limit_ = true;
     } else {
       const double stop = schedule.next_output();
+      const double t_before = solver_.time();
       const double dt = step(stop);
-      after_step(dt, stop, schedule, timer);
+      after_step(t_before, dt, stop, schedule, timer);
       progress.update(solver_.time(), solver_.steps(), dt, solver_.time() == stop);
       // One process looks at the signal after every step; several ranks agreed in check_health().
       if (coll_.ranks() == 1 && stop_signal() != 0) stop_ = true;

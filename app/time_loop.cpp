@@ -26,12 +26,14 @@ OutputSchedule::OutputSchedule(const RunConfig& cfg, double t0)
       next_(std::size_t(std::upper_bound(times_.begin(), times_.end(), t0) - times_.begin())),
       gauge_interval_(cfg.out.gauge_interval),
       checkpoint_interval_(cfg.checkpoint_interval) {
-  if (gauge_interval_ > 0) next_gauge_ = next_multiple(t0, gauge_interval_);
+  if (gauge_interval_ > 0) {
+    // The least k with k * interval > t0, in the product next_gauge() forms: a run resumed at t0
+    // takes the multiples an uninterrupted run had not taken by t0.
+    gauge_k_ = (long long)(std::floor(t0 / gauge_interval_));
+    while (next_gauge() <= t0) ++gauge_k_;
+    while (gauge_k_ > 0 && double(gauge_k_ - 1) * gauge_interval_ > t0) --gauge_k_;
+  }
   if (checkpoint_interval_ > 0) next_checkpoint_ = next_multiple(t0, checkpoint_interval_);
-}
-
-void OutputSchedule::gauge_taken(double t) {
-  if (gauge_interval_ > 0) next_gauge_ = next_multiple(t, gauge_interval_);
 }
 
 void OutputSchedule::checkpoint_written(double t) { next_checkpoint_ = next_multiple(t, checkpoint_interval_); }

@@ -17,10 +17,11 @@ namespace shwa::app {
 class Collective;
 
 /// When the time loop writes, from the time the run starts (or resumes) at: each step ends at
-/// the next output time at the latest; a gauge sample follows every step (output.gauge_interval
-/// = 0) or the first step to reach each multiple of the interval; a checkpoint follows the first
-/// step to reach each multiple of time.checkpoint_interval. A restart resumes the same schedule,
-/// so its steps end at the same times as an uninterrupted run's.
+/// the next output time at the latest; gauges are sampled after every step (output.gauge_interval
+/// = 0) or at each multiple of the interval, from the step that reaches it; a checkpoint follows
+/// the first step to reach each multiple of time.checkpoint_interval. A restart resumes the same
+/// schedule, so its steps end at the same times, and its samples fall at the same times, as an
+/// uninterrupted run's.
 class OutputSchedule {
  public:
   OutputSchedule(const RunConfig& cfg, double t0);
@@ -33,9 +34,11 @@ class OutputSchedule {
   /// The frame of next_output() is written: the one after it is next.
   void output_written() { ++next_; }
 
-  /// After a step that reached t: a gauge sample is due; gauge_taken(t) schedules the next one.
-  bool gauge_due(double t) const { return gauge_interval_ == 0 || t >= next_gauge_; }
-  void gauge_taken(double t);
+  /// Gauges are sampled after every step (no interval).
+  bool gauge_every_step() const { return gauge_interval_ == 0; }
+  /// The next multiple of the gauge interval to sample at; gauge_taken() moves to the one after.
+  double next_gauge() const { return double(gauge_k_) * gauge_interval_; }
+  void gauge_taken() { ++gauge_k_; }
   /// After a step that reached t: a checkpoint is due; checkpoint_written(t) schedules the next.
   bool checkpoint_due(double t) const { return checkpoint_interval_ > 0 && t >= next_checkpoint_; }
   void checkpoint_written(double t);
@@ -44,7 +47,8 @@ class OutputSchedule {
   const std::vector<double>& times_;
   std::size_t next_;
   double gauge_interval_, checkpoint_interval_;
-  double next_gauge_ = 0, next_checkpoint_ = 0;
+  long long gauge_k_ = 0;  // next_gauge() = gauge_k_ * interval: the first multiple after the start
+  double next_checkpoint_ = 0;
 };
 
 /// The wall time of the time loop and its halo and reduction times, less the outputs and

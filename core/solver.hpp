@@ -64,6 +64,9 @@ class Solver {
   const Boundaries& boundaries() const { return bc_.boundaries(); }
   /// W^n. Its owned cells are the state; its ghosts are refreshed by the step.
   const Conserved<E>& state() const { return cur_; }
+  /// After a step, the owned cells of the state it started from, W^{n-1}, until the next step
+  /// writes over them (a skipped square holds the same bits in both states).
+  const Conserved<E>& previous_state() const { return next_; }
   /// Which squares of the state's cells are quiet: dry, and the same bits as the state before.
   const QuietMap<E>& quiet_map() const { return quiet_; }
   /// Bottom depth below the reference level (positive down), with ghost layers.

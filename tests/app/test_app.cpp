@@ -1441,10 +1441,10 @@ TEST_CASE("app: a blow-up the time step does not see is found at the next health
   }
 }
 
-TEST_CASE("app: gauges sampled every step are written whole, as the output fields give them", "[app][gauges]") {
-  TempDir dir;
-  // About 500 steps: the gauge samples fill the device buffer (256 rows) before they are written.
-  const std::string deck = std::string(R"(
+namespace {
+
+// A dam break of about 500 steps with two gauges, one where the front passes.
+const char* const kGaugedDamBreak = R"(
 [grid]
 nx = 400
 ny = 4
@@ -1464,8 +1464,14 @@ y = 0.11
 [gauges.downstream]
 x = 15.01
 y = 0.16
-)");
-  write(dir / "deck.toml", deck);
+)";
+
+}  // namespace
+
+TEST_CASE("app: gauges sampled every step are written whole, as the output fields give them", "[app][gauges]") {
+  TempDir dir;
+  // About 500 steps: the gauge samples fill the device buffer (256 rows) before they are written.
+  write(dir / "deck.toml", kGaugedDamBreak);
   const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "ref"));
   INFO(r.err);
   REQUIRE(r.code == 0);
@@ -1534,6 +1540,63 @@ std::map<std::string, std::vector<std::string>> gauge_columns(const std::string&
 }
 
 }  // namespace
+
+TEST_CASE("app: gauges sampled at an interval fall on its multiples, linear in time between the steps around each",
+          "[app][gauges]") {
+  TempDir dir;
+  write(dir / "deck.toml", kGaugedDamBreak);
+  // Every step, and every 2.5 ms: steps of about 4 ms cross one or two multiples each.
+  const double every = 0.0025;
+  for (const auto& [out, interval] : {std::pair<std::string, std::string>{"steps", "0"}, {"every", "0.0025"}}) {
+    const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / out) +
+                                   " --set output.gauge_interval=" + interval);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+  }
+  const auto steps = gauge_columns(dir / "steps/gauges.csv"), sampled = gauge_columns(dir / "every/gauges.csv");
+  auto numbers = [](const std::vector<std::string>& column) {
+    std::vector<double> v;
+    for (const std::string& x : column) v.push_back(std::strtod(x.c_str(), nullptr));
+    return v;
+  };
+  const std::vector<double> t = numbers(steps.at("time")), ts = numbers(sampled.at("time"));
+  // Samples at 0, every, 2 every, ..., 2 s: each time the multiple itself.
+  REQUIRE(ts.size() == 801);
+  for (std::size_t k = 0; k < ts.size(); ++k) CHECK(ts[k] == double(k) * every);
+  int between = 0;  // samples that differ from both steps around them
+  for (const char* gauge : {"dam", "downstream"}) {
+    const std::string g = gauge;
+    const std::vector<double> h = numbers(steps.at(g + ".h")), u = numbers(steps.at(g + ".u")),
+                              hs = numbers(sampled.at(g + ".h")), us = numbers(sampled.at(g + ".u"));
+    for (std::size_t k = 0; k < ts.size(); ++k) {
+      // The steps from t[b - 1] to t[b] >= ts[k]: (1 - s) W + s W' of the conserved h and h u.
+      const std::size_t b = std::size_t(std::lower_bound(t.begin(), t.end(), ts[k]) - t.begin());
+      REQUIRE(b < t.size());
+      INFO(g << " at t = " << ts[k] << ", steps at " << (b ? t[b - 1] : 0.0) << " and " << t[b]);
+      if (t[b] == ts[k]) {
+        CHECK(hs[k] == h[b]);
+        CHECK(us[k] == u[b]);
+        continue;
+      }
+      const double s = (ts[k] - t[b - 1]) / (t[b] - t[b - 1]);
+      const double hi = (1 - s) * h[b - 1] + s * h[b], qi = (1 - s) * h[b - 1] * u[b - 1] + s * h[b] * u[b];
+      CHECK(std::abs(hs[k] - hi) <= 1e-6 * std::abs(hi));
+      CHECK(std::abs(us[k] - (hi > 0 ? qi / hi : 0.0)) <= 1e-6 * (std::abs(us[k]) + 1e-6));
+      if (std::min(std::abs(hs[k] - h[b - 1]), std::abs(hs[k] - h[b])) > 1e-4) ++between;
+    }
+  }
+  CHECK(between > 20);
+  // Stopped at t = 1 with a checkpoint and resumed to the end: the same samples, byte for byte.
+  Result part = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "cut") +
+                              " --set output.gauge_interval=0.0025 --set time.end=1.0 --set time.checkpoint_interval=1.0");
+  INFO(part.err);
+  REQUIRE(part.code == 0);
+  part = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "cut") +
+                       " --set output.gauge_interval=0.0025 --restart");
+  INFO(part.err);
+  REQUIRE(part.code == 0);
+  CHECK(slurp(dir / "cut/gauges.csv") == slurp(dir / "every/gauges.csv"));
+}
 
 TEST_CASE("app: named pollutants each get the bits the unnamed pollutant gets alone, in files of their own",
           "[app][pollutants]") {
