@@ -290,6 +290,7 @@ int main(int argc, char** argv) {
                "Decks are TOML files; inputs/README.md describes their keys.",
                "shwa"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("shwa ") + SHWA_VERSION);
   // Kokkos' OpenMP thread pool fails beyond a few hundred threads: more than kMaxThreads is refused
   // as a bad command line, like a count below 1.
   constexpr int kMaxThreads = 256;

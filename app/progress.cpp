@@ -42,9 +42,11 @@ void Progress::update(double t, long step, double dt, bool at_output) {
   const double done = (t - t_start_) / (t_end_ - t_start_);
   const double eta = done > 0 ? wall * (1 - done) / done : NAN;
   const double pct = 100 * t / t_end_;
-  std::fprintf(out_, "%st = %.6g s / %.6g s (%5.1f%%)  step %ld  dt %.3g s  elapsed %s  left %s%s",
-               tty_ ? "\r\033[K" : "", t, t_end_, pct, step, cfl_dt_ > 0 ? cfl_dt_ : dt, duration(wall).c_str(),
-               duration(eta).c_str(), tty_ ? "" : "\n");
+  // Simulated seconds a wall second since the start (or the resumption).
+  const double speed = wall > 0 ? (t - t_start_) / wall : 0;
+  std::fprintf(out_, "%st = %.6g s / %.6g s (%5.1f%%)  step %ld  dt %.3g s  %.*fx real time  elapsed %s  left %s%s",
+               tty_ ? "\r\033[K" : "", t, t_end_, pct, step, cfl_dt_ > 0 ? cfl_dt_ : dt, speed >= 100 ? 0 : 2, speed,
+               duration(wall).c_str(), duration(eta).c_str(), tty_ ? "" : "\n");
   std::fflush(out_);
   live_ = tty_;
   closed_ = std::ferror(out_) != 0;

@@ -1,5 +1,6 @@
 // shwa/app/progress.hpp — progress of a long run: simulated time, step, the time step the run is
-// making (not a step cut short to land on an output time) and the estimated time left. On a terminal, one line rewritten in place a few times a second; otherwise (a log
+// making (not a step cut short to land on an output time), simulated seconds a wall second and
+// the estimated time left. On a terminal, one line rewritten in place a few times a second; otherwise (a log
 // file, a batch job) a plain line every `interval` wall seconds. A write that fails (stdout piped
 // into `head -1` and closed: EPIPE, SIGPIPE being ignored; a full disk) ends the progress lines,
 // not the run.

@@ -543,6 +543,11 @@ TEST_CASE("app: info and help", "[app][cli]") {
   const Result help = shwa(dir, "--help");
   CHECK(help.code == 0);
   CHECK(help.out.find("run") != std::string::npos);
+  // --version: the line `shwa info` starts with.
+  const Result version = shwa(dir, "--version");
+  CHECK(version.code == 0);
+  CHECK(version.out == info.out.substr(0, info.out.find('\n') + 1));
+  CHECK(version.out.rfind("shwa ", 0) == 0);
   // Thread counts Kokkos cannot start are a bad command line (exit 2), not a crash.
   for (const char* n : {"0", "-3", "100000"}) {
     INFO("--threads " << n);
@@ -718,6 +723,10 @@ TEST_CASE("app: the progress line at an output shows the step the run is making,
     for (const std::string& l : lines_of(r.out)) {
       const std::size_t step = l.find("  step "), dt = l.find("  dt ");
       if (l.rfind("t = ", 0) != 0 || step == std::string::npos || dt == std::string::npos) continue;
+      // "... dt D s  Sx real time  elapsed ...": the simulated seconds a wall second.
+      const std::size_t speed = l.find(" s  ", dt + 5) + 4;
+      CHECK(l.find("x real time  elapsed ", speed) == l.find_first_not_of("0123456789.", speed));
+      CHECK(std::stod(l.substr(speed)) >= 0);
       lines.push_back({std::stod(l.substr(4)), std::stol(l.substr(step + 7)),
                        l.substr(dt + 5, l.find(" s", dt + 5) - dt - 5)});
     }
