@@ -82,6 +82,13 @@ io::Raster load_matching_raster(Deck& d, const std::string& key, const Domain& g
   return r;
 }
 
+/// Where value k of a grid `nx` cells wide lies (row by row from the south): " in cell (i, j)
+/// counted from the south-west corner".
+std::string in_cell(std::size_t k, int nx) {
+  return " in cell (" + std::to_string(k % std::size_t(nx)) + ", " + std::to_string(k / std::size_t(nx)) +
+         ") counted from the south-west corner";
+}
+
 /// Refuses a series value below zero where the constant form of `key` must be >= 0 (a discharge,
 /// a concentration): names the file and the row's line, its time and value, the key and where it is
 /// set.
@@ -494,9 +501,7 @@ InitialField setup_from_files(Deck& d, RunConfig& cfg, std::optional<io::Raster>
     io::Raster r = load_matching_raster(d, "initial.depth_file", g, bathy_path);
     for (std::size_t k = 0; k < n; ++k) {
       if (r.v[k] < 0)
-        throw d.error("initial.depth_file", "negative depth " + fmt(r.v[k]) + " in cell (" +
-                                                std::to_string(k % g.nx) + ", " + std::to_string(k / g.nx) +
-                                                ") counted from the south-west corner");
+        throw d.error("initial.depth_file", "negative depth " + fmt(r.v[k]) + in_cell(k, g.nx));
       if (std::isnan(r.v[k])) r.v[k] = 0.0;
     }
     const Values h = std::make_shared<const std::vector<double>>(std::move(r.v));
@@ -516,7 +521,8 @@ InitialField setup_from_files(Deck& d, RunConfig& cfg, std::optional<io::Raster>
   if (d.has("physics.manning_file")) {
     io::Raster r = load_matching_raster(d, "physics.manning_file", g, bathy_path);
     for (std::size_t k = 0; k < n; ++k) {
-      if (r.v[k] < 0 || r.v[k] > 1) throw d.error("physics.manning_file", "Manning's n " + fmt(r.v[k]) + " outside [0, 1]");
+      if (r.v[k] < 0 || r.v[k] > 1)
+        throw d.error("physics.manning_file", "Manning's n " + fmt(r.v[k]) + " outside [0, 1]" + in_cell(k, g.nx));
       if (std::isnan(r.v[k])) r.v[k] = cfg.params.manning;
     }
     manning = std::make_shared<const std::vector<double>>(std::move(r.v));
@@ -628,7 +634,7 @@ InitialField apply_pollutants(Deck& d, const RunConfig& cfg, InitialField field,
       if (d.has(keys.background)) throw d.error(keys.background, "set " + keys.background + " or " + keys.file + ", not both");
       io::Raster r = load_matching_raster(d, keys.file, cfg.grid, grid_source);
       for (std::size_t k = 0; k < r.v.size(); ++k) {
-        if (r.v[k] < 0) throw d.error(keys.file, "negative concentration " + fmt(r.v[k]));
+        if (r.v[k] < 0) throw d.error(keys.file, "negative concentration " + fmt(r.v[k]) + in_cell(k, cfg.grid.nx));
         if (std::isnan(r.v[k])) r.v[k] = 0.0;
       }
       const auto c = std::make_shared<const std::vector<double>>(std::move(r.v));
@@ -789,16 +795,12 @@ void check_initial_magnitudes(const RunConfig& cfg, Deck& d, const InitialScan& 
     for (const char* k : {"initial.depth_file", "initial.surface_file", "initial.surface"})
       if (d.has(k)) depth_key = k;
   }
-  auto cell = [&](std::size_t k) {
-    return " in cell (" + std::to_string(k % std::size_t(cfg.grid.nx)) + ", " +
-           std::to_string(k / std::size_t(cfg.grid.nx)) + ") counted from the south-west corner";
-  };
   if (s.bottom_out)
     throw d.error(files ? "initial.bathymetry" : "initial.problem",
-                  "bottom " + fmt(-s.bottom_out->second) + " m" + cell(s.bottom_out->first) +
+                  "bottom " + fmt(-s.bottom_out->second) + " m" + in_cell(s.bottom_out->first, cfg.grid.nx) +
                       "; the bottom must lie within " + fmt(kMaxElevation) + " m of the reference level");
   if (s.depth_out)
-    throw d.error(depth_key, "initial depth " + fmt(s.depth_out->second) + " m" + cell(s.depth_out->first) +
+    throw d.error(depth_key, "initial depth " + fmt(s.depth_out->second) + " m" + in_cell(s.depth_out->first, cfg.grid.nx) +
                                  "; at most " + fmt(kMaxDepth) + " m");
 }
 
@@ -808,7 +810,11 @@ void check_initial_magnitudes(const RunConfig& cfg, Deck& d, const InitialScan& 
 /// time.end / dt. A state at rest without water has no such bound and passes. The time loop holds
 /// the run to the limit too (cfg.max_steps).
 void check_step_count(RunConfig& cfg, Deck& d, const InitialScan& s) {
-  const double max_steps = d.get_double("numerics.max_steps", 1e8, require_in(1, std::numeric_limits<double>::max()));
+  // A count, given as a number so that 1e8 may be written so.
+  const double max_steps = d.get_double("numerics.max_steps", 1e8,
+                                        Range(1, std::numeric_limits<double>::infinity(), Range::Ends::closed_open));
+  if (max_steps != std::floor(max_steps))
+    throw d.error("numerics.max_steps", "expected a whole number of steps, got " + fmt(max_steps));
   cfg.max_steps = max_steps;
   const Domain& g = cfg.grid;
   const double z_max = s.z_max;

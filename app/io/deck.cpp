@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -432,6 +433,9 @@ struct Deck::Impl {
     } else if (v.is_floating()) {
       x = v.as_floating();
       if (!std::isfinite(x)) throw error(key, "expected a finite number, got " + describe(v));
+      // The TOML reader gives the largest double for a number beyond it (1e400).
+      if (std::abs(x) == std::numeric_limits<double>::max())
+        throw error(key, "a number at or beyond the largest double (1.8e308)");
     } else {
       throw error(key, "expected a number, got " + describe(v));
     }

@@ -178,6 +178,23 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// raster(v) of 20 x 10 cells with `value` in cell (i, j), j = 0 the southern row (the text's last).
+std::string raster_with_cell(double v, int i, int j, const std::string& value) {
+  std::vector<std::string> lines = lines_of(raster(v));
+  std::vector<std::string> row = split(lines[6 + 9 - std::size_t(j)], ' ');
+  row[std::size_t(i)] = value;
+  std::string text;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (k != 6 + 9 - std::size_t(j)) {
+      text += lines[k] + "\n";
+      continue;
+    }
+    for (std::size_t c = 0; c < row.size(); ++c) text += (c ? " " : "") + row[c];
+    text += "\n";
+  }
+  return text;
+}
+
 // A value of summary.json ("key": number), as text.
 std::string json_number(const std::string& json, const std::string& key) {
   const std::size_t at = json.find("\"" + key + "\": ");
@@ -420,17 +437,22 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     CHECK(r.code == 0);
   }
   SECTION("a gauge on a NODATA cell of the bathymetry (a wall) is refused; one beside it runs") {
-    // The raster's first line is its northern row, j = 9: cell (3, 9) is NODATA.
-    std::string text = raster(-2.0), north;
-    for (int i = 0; i < 20; ++i) north += std::string(i ? " " : "") + (i == 3 ? "-9999" : "-2");
-    const std::size_t row = text.find("NODATA_value -9999\n") + 19;
-    write(dir / "bathy.asc", text.replace(row, text.find('\n', row) - row, north));
+    write(dir / "bathy.asc", raster_with_cell(-2.0, 3, 9, "-9999"));
     expect_refused(dir, raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 99.0\n"),
                    "gauges.pier.x: the gauge at (35, 99) lies in cell (3, 9), NODATA in ");
     write(dir / "deck.toml", raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 89.0\n"));
     const Result r = shwa(dir, "check " + (dir / "deck.toml"));
     INFO(r.err);
     CHECK(r.code == 0);
+  }
+  SECTION("a bad value in a Manning or concentration raster is refused, naming its cell") {
+    write(dir / "n.asc", raster_with_cell(0.03, 7, 2, "1.5"));
+    expect_refused(dir, raster_deck(dir, "[physics]\nmanning_file = \"n.asc\"\n"),
+                   "physics.manning_file: Manning's n 1.5 outside [0, 1] in cell (7, 2) counted from the south-west corner");
+    write(dir / "c.asc", raster_with_cell(0.1, 0, 0, "-0.5"));
+    expect_refused(dir, raster_deck(dir, "concentration_file = \"c.asc\"\n"),
+                   "initial.concentration_file: negative concentration -0.5 in cell (0, 0) counted from the south-west "
+                   "corner");
   }
   SECTION("a gauge name that cannot name CSV columns, and a field listed twice, are refused before any file") {
     expect_refused(dir, raster_deck(dir) + "[gauges.\"a b\"]\nx = 5.0\ny = 5.0\n",
@@ -457,7 +479,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   SECTION("absurd magnitudes are refused at input time, as bad input") {
     std::string dam = kDamBreak;
     expect_refused(dir, std::string(dam).replace(dam.find("dx = 1.0"), 8, "dx = 1e400"),
-                   "deck.toml:5: grid.dx: 1.7976931348623157e+308 is out of range: must be (0, 10000000]");
+                   "deck.toml:5: grid.dx: a number at or beyond the largest double (1.8e308)");
     expect_refused(dir, std::string(dam).replace(dam.find("h_left = 2.0"), 12, "h_left = 1e300"),
                    "deck.toml:8: initial.h_left: 1e+300 is out of range");
     expect_refused(dir, raster_deck(dir) + "[physics]\ng = 1e300\n", "deck.toml:9: physics.g: 1e+300 is out of range");
@@ -472,6 +494,12 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     // 2 m deep, 10 m cells, CFL 0.9: dt = 0.9 * 10 / (2 sqrt(9.81 * 2)) = 1.016 s, so 9.8 steps to 10 s.
     expect_refused(dir, raster_deck(dir) + "[numerics]\nmax_steps = 9\n",
                    "deck.toml:9: numerics.max_steps: the first time step, 1.01");
+    expect_refused(dir, raster_deck(dir) + "[numerics]\nmax_steps = 20.5\n",
+                   "deck.toml:9: numerics.max_steps: expected a whole number of steps, got 20.5");
+    expect_refused(dir, raster_deck(dir) + "[numerics]\nmax_steps = 0\n",
+                   "deck.toml:9: numerics.max_steps: 0 is out of range: must be >= 1");
+    expect_refused(dir, raster_deck(dir) + "[numerics]\nmax_steps = 1e400\n",
+                   "deck.toml:9: numerics.max_steps: a number at or beyond the largest double (1.8e308)");
     write(dir / "deck.toml", raster_deck(dir) + "[numerics]\nmax_steps = 10\n");
     CHECK(shwa(dir, "check " + (dir / "deck.toml")).code == 0);
   }
