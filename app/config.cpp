@@ -44,14 +44,22 @@ const char* const kSides[kNumSides] = {"west", "east", "south", "north"};
 
 std::string fmt(double x) { return io::format_double(x); }
 
-Domain read_grid(Deck& d) {
-  Domain g;
-  g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
-  g.ny = d.get_int("grid.ny", require_in(1, 1 << 20));
-  g.dx = d.get_double("grid.dx", require_in(0, kMaxSpacing, Range::Ends::open_closed));
-  g.dy = d.get_double("grid.dy", g.dx, require_in(0, kMaxSpacing, Range::Ends::open_closed));
-  g.x0 = d.get_double("grid.x0", 0.0);
-  g.y0 = d.get_double("grid.y0", 0.0);
+/// The deck's [grid]; where `raster` is given (the bathymetry raster's header), the keys the deck
+/// leaves out are the raster's, and the deck need set none.
+Domain read_grid(Deck& d, const Domain* raster = nullptr) {
+  const auto given = [&](const char* key) { return !raster || d.has(key); };
+  Domain g = raster ? *raster : Domain{};
+  if (given("grid.nx")) g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
+  if (given("grid.ny")) g.ny = d.get_int("grid.ny", require_in(1, 1 << 20));
+  const Range spacing = require_in(0, kMaxSpacing, Range::Ends::open_closed);
+  if (given("grid.dx")) g.dx = d.get_double("grid.dx", spacing);
+  // dy is dx where the deck does not set it (the raster's where the deck sets neither).
+  if (given("grid.dy"))
+    g.dy = d.get_double("grid.dy", g.dx, spacing);
+  else if (d.has("grid.dx"))
+    g.dy = g.dx;
+  if (given("grid.x0")) g.x0 = d.get_double("grid.x0", 0.0);
+  if (given("grid.y0")) g.y0 = d.get_double("grid.y0", 0.0);
   if (g.cells() > (std::int64_t(1) << 31)) throw d.error("grid.ny", "more than 2^31 cells");
   return g;
 }
@@ -442,16 +450,13 @@ Domain grid_from_files(Deck& d, std::vector<std::string>& rasters, std::optional
       throw InputError(std::string(e.what()) + " (the file of " + key + ", " + d.where(key) + ")");
     }
   }
-  Domain g = header;  // the raster's header gives the grid
-  if (d.has("grid.nx")) {
-    g = read_grid(d);
-    try {
-      io::check_same_grid(g, header, "the deck's [grid]", bathy_path);
-    } catch (const InputError& e) {
-      throw d.error(key, e.what());
-    }
-  } else {
-    declare_grid(d);
+  // The raster's header gives the grid; [grid] keys the deck sets must agree with it.
+  declare_grid(d);
+  const Domain g = read_grid(d, &header);
+  try {
+    io::check_same_grid(g, header, "the deck's [grid]", bathy_path);
+  } catch (const InputError& e) {
+    throw d.error(key, e.what());
   }
   rasters = {bathy_path};
   for (const char* k : {"initial.depth_file", "initial.surface_file", "physics.manning_file"})

@@ -288,6 +288,15 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   }
   SECTION("grid mismatch between the deck and a raster") {
     expect_refused(dir, "[grid]\nnx = 21\nny = 10\ndx = 10.0\n" + raster_deck(dir), "initial.bathymetry: grid mismatch");
+    // A part of [grid]: the keys left out are the raster's, those given are compared.
+    expect_refused(dir, "[grid]\nnx = 21\n" + raster_deck(dir),
+                   "initial.bathymetry: grid mismatch: the deck's [grid] has 21 x 10 cells, " + (dir / "bathy.asc") + " has 20 x 10");
+    expect_refused(dir, "[grid]\ndx = 5.0\n" + raster_deck(dir),
+                   "initial.bathymetry: grid mismatch: the deck's [grid] has cells of 5 x 5, " + (dir / "bathy.asc") + " of 10 x 10");
+    write(dir / "deck.toml", "[grid]\nny = 10\ndx = 10.0\n" + raster_deck(dir));
+    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
+    INFO(r.err);
+    CHECK(r.code == 0);
   }
   SECTION("grid mismatch between two rasters") {
     write(dir / "conc.asc", raster(0.0, 20, 11));
