@@ -183,8 +183,15 @@ TEST_CASE("checkpoint: compressed arrays read back bit for bit; a forged block i
       CHECK(back.doubles("none").empty());
     }
   }
-  // Flipped bytes, every 97th: the checksum (or the header it guards) finds each.
-  for (std::size_t k = 0; k < z.size(); k += 97) {
+  // Flipped bytes: each of the file's first 256 (its header, the first array's header and block
+  // sizes) and of the 64 from "hc"'s header on, every 4099th (a prime: each falls at another
+  // place in its block) and the checksum's: the checksum (or the header it guards) finds each.
+  std::vector<std::size_t> flips;
+  const std::size_t hc_header = z.find(std::string("\x02\x00\x00\x00hc", 6));
+  REQUIRE(hc_header != std::string::npos);
+  for (std::size_t k = 0; k < z.size(); ++k)
+    if (k < 256 || (k >= hc_header && k < hc_header + 64) || k % 4099 == 0 || k + 4 >= z.size()) flips.push_back(k);
+  for (const std::size_t k : flips) {
     std::string bad = z;
     bad[k] = static_cast<char>(bad[k] ^ 0x20);
     spit(dir / "b.shck", bad);
