@@ -16,24 +16,40 @@
 
 namespace shwa::app {
 
+namespace {
+
+/// Locks the open lock file `fd` of `dir`, or closes it and throws: naming the process that
+/// holds the lock (its id is in the file), or why it could not be locked.
+void lock_or_throw(int fd, const std::string& dir) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+  const int err = errno;
+  char buf[64] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  const std::string holder(buf, n > 0 ? std::size_t(n) : 0);
+  ::close(fd);
+  if (err != EWOULDBLOCK)
+    throw io::OutputError(dir + "/" + OutputLock::kFile + ": cannot lock the output directory: " + std::strerror(err));
+  const std::string pid(io::trim(holder));
+  throw io::OutputError(dir + ": another shwa run" + (pid.empty() ? std::string() : " (process " + pid + ")") +
+                        " is writing in this output directory; wait for it to end or choose another output.dir");
+}
+
+}  // namespace
+
+void OutputLock::check_free(const std::string& dir) {
+  const int fd = ::open((dir + "/" + kFile).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // no lock file: no run has written there
+  lock_or_throw(fd, dir);
+  ::close(fd);  // releases the lock
+}
+
 OutputLock::OutputLock(const std::string& dir) {
   const std::string path = dir + "/" + kFile;
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw io::OutputError(path + ": cannot open the output directory's lock file: " + std::strerror(errno));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    // The holder wrote its process id into the file.
-    char buf[64] = {};
-    const ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
-    const std::string holder(buf, n > 0 ? std::size_t(n) : 0);
-    ::close(fd_);
-    fd_ = -1;
-    if (err != EWOULDBLOCK)
-      throw io::OutputError(path + ": cannot lock the output directory: " + std::strerror(err));
-    const std::string pid(io::trim(holder));
-    throw io::OutputError(dir + ": another shwa run" + (pid.empty() ? std::string() : " (process " + pid + ")") +
-                          " is writing in this output directory; wait for it to end or choose another output.dir");
-  }
+  const int fd = std::exchange(fd_, -1);
+  lock_or_throw(fd, dir);
+  fd_ = fd;
   const std::string pid = std::to_string(::getpid()) + "\n";
   // The process id is a courtesy for the message above; failing to write it is no reason to stop.
   if (::ftruncate(fd_, 0) == 0) {

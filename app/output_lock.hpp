@@ -21,6 +21,9 @@ class OutputLock {
   OutputLock& operator=(OutputLock&& other) noexcept;
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;
+  /// Throws the error the constructor would where another process holds the lock of `dir`;
+  /// creates and writes nothing.
+  static void check_free(const std::string& dir);
 
   /// The lock file's name in the output directory.
   static constexpr const char* kFile = "shwa.lock";

@@ -22,6 +22,8 @@ std::string RunOutputs::check_before_writing() {
     if (!coll_.root()) return;
     definition_ = definition_metadata(cfg_.definition);
     if (!opt_.restart) return;
+    // A run writing there now is named before its checkpoints (if any yet) are read.
+    OutputLock::check_free(cfg_.out.dir);
     checkpoint = latest_checkpoint(cfg_.out.dir);
     const io::Checkpoint c = io::read_checkpoint(checkpoint, io::Workers{process_cpu_count(), use_process_cpus});
     check_restart(c, checkpoint, cfg_, definition_);

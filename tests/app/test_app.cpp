@@ -1132,6 +1132,11 @@ TEST_CASE("app: a second run into the output directory of a running one is refus
   CHECK(second.err == "shwa: error: " + out + ": another shwa run (process " + std::to_string(pid) +
                           ") is writing in this output directory; wait for it to end or choose another output.dir\n");
   CHECK(slurp(out + "/deck.toml") == deck);  // the second wrote nothing
+  // A restart there is refused the same way, before it looks for checkpoints (there are none).
+  const Result restart = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + out + " --restart");
+  INFO(restart.err);
+  CHECK(restart.code == 1);
+  CHECK(restart.err == second.err);
   kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
