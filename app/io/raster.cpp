@@ -345,9 +345,12 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name, const Wo
         if (row_line == at)
           throw fail(at, which + " has " + std::to_string(n) + " values, expected " + std::to_string(r.nx) +
                              " (ncols); each row starts on a new line");
+        // Two lines of the same length, which together overfill a row: rows of that length,
+        // one a line, under a header whose ncols is wrong.
+        const std::string hint = n == on_row_line ? " (lines of " + std::to_string(n) + " values: is ncols right?)" : "";
         throw fail(at, which + ", begun on line " + std::to_string(row_line) + " with " + std::to_string(on_row_line) +
                            " values, runs past " + std::to_string(r.nx) + " values (ncols) on this line; each row "
-                           "starts on a new line");
+                           "starts on a new line" + hint);
       }
       if (good < n) throw fail(at, p.bad_what);
       if (row_line == at) on_row_line = n;

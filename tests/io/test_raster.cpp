@@ -256,6 +256,10 @@ TEST_CASE("raster: every row has ncols values", "[io][raster]") {
   CHECK_THROWS_WITH(parse_esri_ascii(grid(19, 21, 20), "g.asc"),
                     "g.asc:7: row 1 of 3, begun on line 6 with 19 values, runs past 20 values (ncols) on this line; "
                     "each row starts on a new line");
+  // Every line one value short of ncols: the header is the likely culprit.
+  CHECK_THROWS_WITH(parse_esri_ascii(grid(19, 19, 19), "g.asc"),
+                    "g.asc:7: row 1 of 3, begun on line 6 with 19 values, runs past 20 values (ncols) on this line; "
+                    "each row starts on a new line (lines of 19 values: is ncols right?)");
   // The whole grid on one line.
   CHECK_THROWS_WITH(parse_esri_ascii(grid(60, 0, 0), "g.asc"),
                     "g.asc:6: row 1 of 3 has 60 values, expected 20 (ncols); each row starts on a new line");
