@@ -773,9 +773,9 @@ std::string Deck::resolved_toml() const {
   add(impl_->entries);
   add(impl_->defaults);
 
-  std::string out = "# The configuration this run used: the deck";
+  std::string out = "# The deck";
   if (!impl_->name.empty()) out += " " + impl_->name;
-  out += ", command-line overrides and defaults.\n";
+  out += " with its command-line overrides and defaults: every key a run reads.\n";
   if (!impl_->paths.empty())
     out += "# Its file names are absolute, so that it runs as it is from any folder.\n";
   for (auto& [table, items] : tables) {
