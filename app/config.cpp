@@ -389,6 +389,12 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const Domain& g,
   o.maxima = d.get_bool("output.maxima", true);
   o.arrival_threshold = d.get_double("output.arrival_threshold", 1e-3, require_positive());
   o.gauge_interval = d.get_double("output.gauge_interval", 0.0, require_nonnegative());
+  // A sample at each multiple, several a step where the interval is shorter than the step.
+  constexpr double kMaxGaugeSamples = 1e8;
+  if (o.gauge_interval > 0 && t_end / o.gauge_interval > kMaxGaugeSamples)
+    throw d.error("output.gauge_interval", fmt(o.gauge_interval) + " s up to time.end = " + fmt(t_end) + " s makes " +
+                                               fmt(std::floor(t_end / o.gauge_interval)) + " gauge samples; at most " +
+                                               fmt(kMaxGaugeSamples));
   o.png_depth_max = d.get_double("output.png_depth_max", 0.0, require_nonnegative());
   o.png_c_max = d.get_double("output.png_c_max", 0.0, require_nonnegative());
   o.png_scale = d.get_int("output.png_scale", 1, require_in(1, 16));

@@ -334,7 +334,7 @@ void record_health(const Conserved<E>& w, const Grid& g, double t, long step, co
 
 /// Row `row` of a gauge buffer: the fields (h, qx, qy, then each tracer's hc) of the n cells
 /// (cells(2k), cells(2k+1)) (owned indices), w1.size() values a cell, at the fraction s of the way
-/// from w0 to w1, (1 - s) w0 + s w1: w1's own values where s = 1.
+/// from w0 to w1, w0 + s (w1 - w0): w1's own values where s = 1, w0's where they are equal.
 template <class E>
 void sample_cells(const Conserved<E>& w0, const Conserved<E>& w1, Real s,
                   const Kokkos::View<int*, typename E::memory_space>& cells,
@@ -344,7 +344,7 @@ void sample_cells(const Conserved<E>& w0, const Conserved<E>& w1, Real s,
       "shwa::gauge_row", Kokkos::RangePolicy<E>(0, n), KOKKOS_LAMBDA(int k) {
         const int i = cells(2 * k) + ng, j = cells(2 * k + 1) + ng, nf = w1.size();
         for (int f = 0; f < nf; ++f)
-          values(row, nf * k + f) = s == Real(1) ? w1[f](j, i) : (Real(1) - s) * w0[f](j, i) + s * w1[f](j, i);
+          values(row, nf * k + f) = s == Real(1) ? w1[f](j, i) : w0[f](j, i) + s * (w1[f](j, i) - w0[f](j, i));
       });
 }
 

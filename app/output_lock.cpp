@@ -18,10 +18,11 @@ namespace shwa::app {
 
 namespace {
 
-/// Locks the open lock file `fd` of `dir`, or closes it and throws: naming the process that
-/// holds the lock (its id is in the file), or why it could not be locked.
-void lock_or_throw(int fd, const std::string& dir) {
-  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+/// Locks the open lock file `fd` of `dir` (`operation`: LOCK_EX or LOCK_SH), or closes it and
+/// throws: naming the process that holds the lock (its id is in the file), or why it could not be
+/// locked.
+void lock_or_throw(int fd, const std::string& dir, int operation) {
+  if (::flock(fd, operation | LOCK_NB) == 0) return;
   const int err = errno;
   char buf[64] = {};
   const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
@@ -39,7 +40,9 @@ void lock_or_throw(int fd, const std::string& dir) {
 void OutputLock::check_free(const std::string& dir) {
   const int fd = ::open((dir + "/" + kFile).c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;  // no lock file: no run has written there
-  lock_or_throw(fd, dir);
+  // A shared lock conflicts with the holder's exclusive one, and needs no write access (NFS
+  // emulates flock with fcntl locks, whose exclusive kind needs the file open for writing).
+  lock_or_throw(fd, dir, LOCK_SH);
   ::close(fd);  // releases the lock
 }
 
@@ -48,7 +51,7 @@ OutputLock::OutputLock(const std::string& dir) {
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw io::OutputError(path + ": cannot open the output directory's lock file: " + std::strerror(errno));
   const int fd = std::exchange(fd_, -1);
-  lock_or_throw(fd, dir);
+  lock_or_throw(fd, dir, LOCK_EX);
   fd_ = fd;
   const std::string pid = std::to_string(::getpid()) + "\n";
   // The process id is a courtesy for the message above; failing to write it is no reason to stop.

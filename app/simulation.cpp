@@ -551,7 +551,7 @@ void BlockRun<E>::after_step(double t_before, double dt, double stop, OutputSche
     update_monitors();
     if (schedule.gauge_every_step())
       record_gauges(t, t_before);
-    else
+    else  // at most time.end / gauge_interval in the whole run (load_config bounds it)
       for (; schedule.next_gauge() <= t; schedule.gauge_taken()) record_gauges(schedule.next_gauge(), t_before);
   }
   // A step cut short to land on an output time is not a CFL step: leave it out of the range.

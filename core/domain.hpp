@@ -4,6 +4,7 @@
 // (grid.hpp), which gives its Domain and Extent.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 namespace shwa {
@@ -18,9 +19,11 @@ struct Domain {
   /// Centre of cell (i, j).
   double xc(int i) const { return x0 + (i + 0.5) * dx; }
   double yc(int j) const { return y0 + (j + 0.5) * dy; }
-  /// Column and row of the cell holding the point (x, y): a cell holds its west and south edges.
-  int column_of(double x) const { return int(std::floor((x - x0) / dx)); }
-  int row_of(double y) const { return int(std::floor((y - y0) / dy)); }
+  /// Column and row of the cell holding the point (x, y) of the grid: a cell holds its west and
+  /// south edges. A point just inside the east or north side whose quotient rounds up to nx or ny
+  /// is in the last cell.
+  int column_of(double x) const { return std::min(nx - 1, std::max(0, int(std::floor((x - x0) / dx)))); }
+  int row_of(double y) const { return std::min(ny - 1, std::max(0, int(std::floor((y - y0) / dy)))); }
   long long cells() const { return static_cast<long long>(nx) * ny; }
 };
 

@@ -445,6 +445,11 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     INFO(r.err);
     CHECK(r.code == 0);
   }
+  SECTION("a gauge interval that would make more than 1e8 samples is refused") {
+    expect_refused(dir, raster_deck(dir) + "gauge_interval = 1e-9\n",
+                   "output.gauge_interval: 1e-09 s up to time.end = 10 s makes 10000000000 gauge samples; at most "
+                   "100000000");
+  }
   SECTION("a gauge on a NODATA cell of the bathymetry (a wall) is refused; one beside it runs") {
     write(dir / "bathy.asc", raster_with_cell(-2.0, 3, 9, "-9999"));
     expect_refused(dir, raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 99.0\n"),
@@ -1620,7 +1625,7 @@ TEST_CASE("app: gauges sampled at an interval fall on its multiples, linear in t
     const std::vector<double> h = numbers(steps.at(g + ".h")), u = numbers(steps.at(g + ".u")),
                               hs = numbers(sampled.at(g + ".h")), us = numbers(sampled.at(g + ".u"));
     for (std::size_t k = 0; k < ts.size(); ++k) {
-      // The steps from t[b - 1] to t[b] >= ts[k]: (1 - s) W + s W' of the conserved h and h u.
+      // The steps from t[b - 1] to t[b] >= ts[k]: W + s (W' - W) of the conserved h and h u.
       const std::size_t b = std::size_t(std::lower_bound(t.begin(), t.end(), ts[k]) - t.begin());
       REQUIRE(b < t.size());
       INFO(g << " at t = " << ts[k] << ", steps at " << (b ? t[b - 1] : 0.0) << " and " << t[b]);
@@ -1630,7 +1635,7 @@ TEST_CASE("app: gauges sampled at an interval fall on its multiples, linear in t
         continue;
       }
       const double s = (ts[k] - t[b - 1]) / (t[b] - t[b - 1]);
-      const double hi = (1 - s) * h[b - 1] + s * h[b], qi = (1 - s) * h[b - 1] * u[b - 1] + s * h[b] * u[b];
+      const double hi = h[b - 1] + s * (h[b] - h[b - 1]), qi = h[b - 1] * u[b - 1] + s * (h[b] * u[b] - h[b - 1] * u[b - 1]);
       CHECK(std::abs(hs[k] - hi) <= 1e-6 * std::abs(hi));
       CHECK(std::abs(us[k] - (hi > 0 ? qi / hi : 0.0)) <= 1e-6 * (std::abs(us[k]) + 1e-6));
       if (std::min(std::abs(hs[k] - h[b - 1]), std::abs(hs[k] - h[b])) > 1e-4) ++between;
