@@ -60,7 +60,8 @@ Domain read_grid(Deck& d, const Domain* raster = nullptr) {
     g.dy = g.dx;
   if (given("grid.x0")) g.x0 = d.get_double("grid.x0", 0.0);
   if (given("grid.y0")) g.y0 = d.get_double("grid.y0", 0.0);
-  if (g.cells() > (std::int64_t(1) << 31)) throw d.error("grid.ny", "more than 2^31 cells");
+  if (g.cells() > (std::int64_t(1) << 31))
+    throw d.error(raster && !d.has("grid.ny") ? "initial.bathymetry" : "grid.ny", "more than 2^31 cells");
   return g;
 }
 
