@@ -1616,9 +1616,12 @@ TEST_CASE("app: gauges sampled at an interval fall on its multiples, linear in t
     return v;
   };
   const std::vector<double> t = numbers(steps.at("time")), ts = numbers(sampled.at("time"));
-  // Samples at 0, every, 2 every, ..., 2 s: each time the multiple itself.
+  // Samples at 0, every, 2 every, ..., 2 s: each time the double nearest the decimal multiple
+  // (k 25 / 10^4), which prints as the decimal: 0.0875, not 0.08750000000000001 (35 x 0.0025).
   REQUIRE(ts.size() == 801);
-  for (std::size_t k = 0; k < ts.size(); ++k) CHECK(ts[k] == double(k) * every);
+  for (std::size_t k = 0; k < ts.size(); ++k) CHECK(ts[k] == double(k * 25) / 1e4);
+  CHECK(sampled.at("time")[35] == "0.0875");
+  CHECK(sampled.at("time")[41] == "0.1025");
   int between = 0;  // samples that differ from both steps around them
   for (const char* gauge : {"dam", "downstream"}) {
     const std::string g = gauge;
