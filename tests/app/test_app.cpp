@@ -1602,7 +1602,6 @@ TEST_CASE("app: gauges sampled at an interval fall on its multiples, linear in t
   TempDir dir;
   write(dir / "deck.toml", kGaugedDamBreak);
   // Every step, and every 2.5 ms: steps of about 4 ms cross one or two multiples each.
-  const double every = 0.0025;
   for (const auto& [out, interval] : {std::pair<std::string, std::string>{"steps", "0"}, {"every", "0.0025"}}) {
     const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / out) +
                                    " --set output.gauge_interval=" + interval);
