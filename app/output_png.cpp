@@ -8,6 +8,7 @@
 // frames on disk so that a restarted run's animation holds the frames of the runs before it too.
 #include "outputs.hpp"
 
+#include "affinity.hpp"
 #include "io/apng.hpp"
 #include "io/png.hpp"
 
@@ -40,7 +41,11 @@ class PngOutput final : public OutputFormat {
   void write(const Frame& f) override {
     if (!f.root()) return;
     const std::vector<double>& h = f.whole("h");
-    std::vector<double> depth(h.size()), c(h.size());
+    // Kept from frame to frame: fresh memory costs the kernel's zeroing of every page at each frame.
+    std::vector<double>& depth = depth_;
+    std::vector<double>& c = c_;
+    depth.resize(h.size());
+    c.resize(h.size());
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t k = 0; k < h.size(); ++k) depth[k] = h[k] >= eps_h_ ? h[k] : nan;
     frames_ = std::max(frames_, std::size_t(f.index) + 1);
@@ -101,7 +106,8 @@ class PngOutput final : public OutputFormat {
     style.legend_text.stamp = stamp;
     style.legend_text.cell_size = g.dx;
     style.legend_text.stamp_room = stamp_room;
-    io::write_png(dir_ + "/" + stem + ".png", g.nx, g.ny, io::FieldRef(stem, v.data()), style);
+    io::write_png(dir_ + "/" + stem + ".png", g.nx, g.ny, io::FieldRef(stem, v.data()), style,
+                  io::Workers{process_cpu_count(), use_process_cpus});
   }
 
   std::string dir_;
@@ -114,6 +120,7 @@ class PngOutput final : public OutputFormat {
   std::vector<std::string> pollutants_;
   double depth_max_ = 1;
   std::vector<double> c_max_;  // each pollutant's colour scale top
+  std::vector<double> depth_, c_;  // a frame's depth and concentration, NaN where not drawn
 
   /// A legend's title: `what`, and the pollutant's name where it has one.
   static std::string title(const std::string& what, const std::string& pollutant) {

@@ -4,6 +4,7 @@
 #include "affinity.hpp"
 #include "checkpointing.hpp"
 #include "output_files.hpp"
+#include "time_loop.hpp"
 
 #include "io/atomic_file.hpp"
 #include "io/checkpoint.hpp"
@@ -65,6 +66,7 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
   });
   coll_.collectively([&] {
     formats_ = make_outputs(cfg_, resume, H_global);
+    seconds_.assign(formats_.size(), 0.0);
     const std::vector<std::string> columns = run_field_names(output_field_names(), cfg_.pollutants);
     if (coll_.root() && !out.gauges.empty())
       gauges_.emplace(resume ? io::GaugeWriter::resume(out.dir + "/gauges.csv", out.gauges, columns, *resume)
@@ -76,11 +78,11 @@ void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
 // process (affinity.hpp): the formats write files of their own from the same frame, and while
 // one waits on the file system another encodes. The calling thread, which OpenMP may have bound
 // to one core, only waits (worker 0), unless a thread cannot be started. The error of the first
-// format that had one, in their order, is thrown.
+// format that had one, in their order, is thrown. Each format's time is added to seconds_.
 template <class F>
 void RunOutputs::each_format_at_once(F&& f) {
   io::run_on_threads(io::Workers{int(formats_.size()) + 1, use_process_cpus}, [&](int w) {
-    if (w > 0) f(*formats_[std::size_t(w - 1)]);
+    if (w > 0) add_seconds(seconds_[std::size_t(w - 1)], [&] { f(*formats_[std::size_t(w - 1)]); });
   });
 }
 
@@ -94,8 +96,14 @@ void RunOutputs::write_maxima(const Frame& frame) {
 
 void RunOutputs::finish(RunEnd end) {
   coll_.collectively([&] {
-    for (auto& f : formats_) f->finish(end);
+    for (std::size_t k = 0; k < formats_.size(); ++k) add_seconds(seconds_[k], [&] { formats_[k]->finish(end); });
   });
+}
+
+std::vector<std::pair<std::string, double>> RunOutputs::format_seconds() const {
+  std::vector<std::pair<std::string, double>> out;
+  for (std::size_t k = 0; k < formats_.size(); ++k) out.emplace_back(cfg_.out.formats[k], seconds_[k]);
+  return out;
 }
 
 void RunOutputs::write_gauges(const std::vector<double>& times, const std::vector<double>& raw,

@@ -61,6 +61,8 @@ class RunOutputs {
   /// The rows gauges.csv holds (on the root; 0 without gauges).
   std::size_t gauge_rows() const { return gauges_ ? gauges_->rows() : 0; }
   bool has_gauge_file() const { return bool(gauges_); }
+  /// Each format's wall seconds so far (writes and finish), by name, in output.formats' order.
+  std::vector<std::pair<std::string, double>> format_seconds() const;
 
  private:
   void check_start_over() const;
@@ -70,7 +72,8 @@ class RunOutputs {
   Collective& coll_;
   std::map<std::string, std::string> definition_;  // on the root
   OutputLock lock_;  // held by the root while the run writes in the output directory
-  std::vector<std::unique_ptr<OutputFormat>> formats_;
+  std::vector<std::unique_ptr<OutputFormat>> formats_;  // in the order of cfg_.out.formats
+  std::vector<double> seconds_;  // formats_[k]'s wall seconds
   template <class F>
   void each_format_at_once(F&& f);
   std::optional<io::GaugeWriter> gauges_;  // on the root

@@ -63,8 +63,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 /// Gauge samples the device buffer holds before they are written.
 constexpr int kGaugeRows = 256;
 
@@ -162,6 +160,7 @@ class BlockRun {
   }
   void write_output(int index);
   void write_checkpoint();
+  void write_checkpoint_now();
   // The end.
   [[noreturn]] void stop_interrupted();
   [[noreturn]] void stop_at_step_limit();
@@ -424,15 +423,17 @@ template <class E>
 const Frame& BlockRun<E>::frame(int index) {
   Frame& f = frame_;
   describe(f, index);
-  const Conserved<E>& w = solver_.state();
-  owned_to_host(w.h, block_, host_h_, stage_);
-  owned_to_host(w.qx, block_, host_qx_, stage_);
-  owned_to_host(w.qy, block_, host_qy_, stage_);
-  host_hc_.resize(std::size_t(w.ntracers));
-  for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
-  if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
-  derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
-  gather_whole(f);
+  add_seconds(stats_.fields_s, [&] {
+    const Conserved<E>& w = solver_.state();
+    owned_to_host(w.h, block_, host_h_, stage_);
+    owned_to_host(w.qx, block_, host_qx_, stage_);
+    owned_to_host(w.qy, block_, host_qy_, stage_);
+    host_hc_.resize(std::size_t(w.ntracers));
+    for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
+    if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
+    derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
+    gather_whole(f);
+  });
   return f;
 }
 
@@ -454,17 +455,24 @@ Frame BlockRun<E>::maxima_frame() {
   host_hc_.clear();
   Frame f;
   describe(f, -1);
-  const Grid mg = unpadded(block_);
-  for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
-  for (const std::string& p : cfg_.pollutants)
-    for (double& t : f.local[pollutant_field("arrival", p)])
-      if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
-  gather_whole(f);
+  add_seconds(stats_.fields_s, [&] {
+    const Grid mg = unpadded(block_);
+    for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
+    for (const std::string& p : cfg_.pollutants)
+      for (double& t : f.local[pollutant_field("arrival", p)])
+        if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
+    gather_whole(f);
+  });
   return f;
 }
 
 template <class E>
 void BlockRun<E>::write_checkpoint() {
+  add_seconds(stats_.checkpoints_s, [&] { write_checkpoint_now(); });
+}
+
+template <class E>
+void BlockRun<E>::write_checkpoint_now() {
   check_health();  // never save a broken state
   flush_gauges();  // every gauge row up to the checkpoint's time is in the file before it
   io::Checkpoint c;
@@ -577,8 +585,10 @@ void BlockRun<E>::after_step(double t_before, double dt, double stop, OutputSche
 /// The frame of output time `index` (every rank): the gauge samples up to it first.
 template <class E>
 void BlockRun<E>::write_output(int index) {
-  flush_gauges();
-  if (outputs_.writes_frames()) outputs_.write(frame(index));
+  add_seconds(stats_.outputs_s, [&] {
+    flush_gauges();
+    if (outputs_.writes_frames()) outputs_.write(frame(index));
+  });
   ++stats_.outputs;
   if (frames_ >= 0) ++frames_;
 }
@@ -611,8 +621,10 @@ void BlockRun<E>::stop_at_step_limit() {
 /// The maxima maps, then every format closes its files.
 template <class E>
 void BlockRun<E>::finish_outputs() {
-  if (cfg_.out.maxima && outputs_.writes_frames()) outputs_.write_maxima(maxima_frame());
-  outputs_.finish(RunEnd::Complete);
+  add_seconds(stats_.outputs_s, [&] {
+    if (cfg_.out.maxima && outputs_.writes_frames()) outputs_.write_maxima(maxima_frame());
+    outputs_.finish(RunEnd::Complete);
+  });
 }
 
 /// The run's figures (summary.json) on every rank, written by the root.
@@ -643,6 +655,9 @@ void BlockRun<E>::summarize(const LoopTimer::Times& loop, long steps0, std::chro
   stats_.overlap = cfg_.parallel.overlap;
   stats_.transport = transport_;
   const double total = seconds_since(t_start);
+  stats_.root_total_s = total;
+  stats_.root_loop_s = loop.loop;
+  stats_.format_s = outputs_.format_seconds();
   slowest_rank_split(loop, coll_, stats_);
   stats_.wall_total = coll_.max_all(total);
   coll_.collectively([&] {
@@ -661,6 +676,8 @@ RunStats BlockRun<E>::run() {
   if (opt_.restart) restore(checkpoint);
   start_monitors();
   outputs_.open(opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt, H_global_);
+  Kokkos::fence();
+  stats_.set_up_s = seconds_since(t_start);
 
   OutputSchedule schedule(cfg_, solver_.time());
   if (!opt_.restart) {

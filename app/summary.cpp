@@ -23,6 +23,20 @@ void write_summary(const std::string& path, const RunStats& s) {
   j.key("dry_land_skipped").value(s.quiet_fraction);
   j.key("wall_time_s").value(s.wall_total).key("time_loop_s").value(s.wall_loop);
   j.key("cell_updates_per_s").value(s.wall_loop > 0 ? updates / s.wall_loop : 0.0);
+  j.key("wall_time_split_s").begin_object();
+  j.key("set_up").value(s.set_up_s).key("time_loop").value(s.root_loop_s).key("outputs").value(s.outputs_s);
+  j.key("checkpoints").value(s.checkpoints_s);
+  j.key("other").value(s.root_total_s - s.set_up_s - s.root_loop_s - s.outputs_s - s.checkpoints_s);
+  j.key("note").value("the root rank's wall time: set_up (checks, initial state or restore, taking the output "
+                      "directory), the time loop's steps, outputs (frames, maxima maps, gauge rows, closing the "
+                      "formats), checkpoints, and the rest (the end's sums and this summary)");
+  j.end_object();
+  j.key("outputs_split_s").begin_object();
+  j.key("fields").value(s.fields_s);
+  for (const auto& [format, seconds] : s.format_s) j.key(format).value(seconds);
+  j.key("note").value("fields: the frames' fields brought from the device, gathered and derived; then each "
+                      "format's writing, the formats at once, each on a thread of its own (their seconds overlap)");
+  j.end_object();
   j.key("parallel").begin_object();
   j.key("ranks").value(long(s.ranks));
   j.key("decomposition").begin_array().value(long(s.px)).value(long(s.py)).end_array();

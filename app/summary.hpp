@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shwa::app {
@@ -34,6 +35,13 @@ struct RunStats {
   bool overlap = true;
   std::string transport = "none";  // "direct", "staged", or "none" (no MPI)
   double compute_s = 0, halo_s = 0, allreduce_s = 0;
+  // Where the root rank's wall time went (it writes the files): the set-up (checks, initial
+  // state or restore, taking the output directory), its time loop's steps, the outputs (frames,
+  // maxima maps, gauge rows, closing the formats), the checkpoints; within the outputs, the
+  // fields brought from the device (gathered, derived) and each format's writing, in the
+  // order of output.formats (the formats write at once, so their seconds overlap).
+  double root_total_s = 0, root_loop_s = 0, set_up_s = 0, outputs_s = 0, checkpoints_s = 0, fields_s = 0;
+  std::vector<std::pair<std::string, double>> format_s;
   // Against the exact solution at the end time (built-in problems that have one).
   std::optional<double> error_h_l1, error_h_linf, error_u_linf;
 };

@@ -15,11 +15,11 @@ namespace {
 /// The first multiple of `every` after t.
 double next_multiple(double t, double every) { return (std::floor(t / every) + 1) * every; }
 
+}  // namespace
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-}  // namespace
 
 OutputSchedule::OutputSchedule(const RunConfig& cfg, double t0)
     : times_(cfg.out.times),

@@ -16,6 +16,20 @@ namespace shwa::app {
 
 class Collective;
 
+/// Wall seconds from t0 to now.
+double seconds_since(std::chrono::steady_clock::time_point t0);
+
+/// Runs f, adding its wall seconds to `total`, also when f throws.
+template <class F>
+void add_seconds(double& total, F&& f) {
+  struct Add {
+    double& total;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    ~Add() { total += seconds_since(t0); }
+  } add{total};
+  f();
+}
+
 /// When the time loop writes, from the time the run starts (or resumes) at: each step ends at
 /// the next output time at the latest; gauges are sampled after every step (output.gauge_interval
 /// = 0) or at each multiple of the interval, from the step that reaches it; a checkpoint follows

@@ -231,7 +231,8 @@ void draw_legend(Canvas& c, std::size_t top, const LegendLayout& o, const PngSty
 
 }  // namespace
 
-void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style) {
+void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style,
+               const Workers& workers) {
   // At most 1e8 pixels (400 MB of RGBA): a quicklook, not a poster.
   const double pixels_wanted = static_cast<double>(nx) * ny * style.scale * style.scale;
   if (nx <= 0 || ny <= 0 || style.scale <= 0 || pixels_wanted > 1e8)
@@ -249,22 +250,26 @@ void write_png(const std::string& path, int nx, int ny, const FieldRef& field, c
   const double span = style.vmax - style.vmin;
   // Transparent where nothing is drawn (right of a map narrower than its legend).
   std::vector<std::uint8_t> pixels(width * height * 4, 0);
-  for (int j = 0; j < ny; ++j) {
-    for (int i = 0; i < nx; ++i) {
-      const double x = field.at(static_cast<long long>(j) * nx + i);
-      std::array<std::uint8_t, 4> rgba{128, 128, 128, static_cast<std::uint8_t>(style.nan_transparent ? 0 : 255)};
-      if (!std::isnan(x)) {
-        const auto rgb = viridis(span > 0 ? (x - style.vmin) / span : 0.0);
-        rgba = {rgb[0], rgb[1], rgb[2], 255};
+  // Bands of whole rows, one a worker.
+  const int bands = std::max(1, std::min(workers.count, ny));
+  run_on_threads(Workers{bands, workers.on_start}, [&](int band) {
+    for (int j = int(long(ny) * band / bands); j < int(long(ny) * (band + 1) / bands); ++j) {
+      for (int i = 0; i < nx; ++i) {
+        const double x = field.at(static_cast<long long>(j) * nx + i);
+        std::array<std::uint8_t, 4> rgba{128, 128, 128, static_cast<std::uint8_t>(style.nan_transparent ? 0 : 255)};
+        if (!std::isnan(x)) {
+          const auto rgb = viridis(span > 0 ? (x - style.vmin) / span : 0.0);
+          rgba = {rgb[0], rgb[1], rgb[2], 255};
+        }
+        // Image rows run from the top (north) down.
+        const std::size_t row0 = static_cast<std::size_t>(ny - 1 - j) * static_cast<std::size_t>(scale);
+        for (std::size_t r = row0; r < row0 + static_cast<std::size_t>(scale); ++r)
+          for (std::size_t c = static_cast<std::size_t>(i) * static_cast<std::size_t>(scale);
+               c < static_cast<std::size_t>(i + 1) * static_cast<std::size_t>(scale); ++c)
+            std::copy(rgba.begin(), rgba.end(), pixels.begin() + static_cast<std::ptrdiff_t>((r * width + c) * 4));
       }
-      // Image rows run from the top (north) down.
-      const std::size_t row0 = static_cast<std::size_t>(ny - 1 - j) * static_cast<std::size_t>(scale);
-      for (std::size_t r = row0; r < row0 + static_cast<std::size_t>(scale); ++r)
-        for (std::size_t c = static_cast<std::size_t>(i) * static_cast<std::size_t>(scale);
-             c < static_cast<std::size_t>(i + 1) * static_cast<std::size_t>(scale); ++c)
-          std::copy(rgba.begin(), rgba.end(), pixels.begin() + static_cast<std::ptrdiff_t>((r * width + c) * 4));
     }
-  }
+  });
   if (style.legend) {
     Canvas canvas{width, height, std::move(pixels)};
     draw_legend(canvas, map_height, legend, style);
@@ -273,7 +278,7 @@ void write_png(const std::string& path, int nx, int ny, const FieldRef& field, c
 
   AtomicFile out(path);
   png_format::write_rgba_png(out, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
-                             pixels.data());
+                             pixels.data(), workers);
   out.commit();
 }
 

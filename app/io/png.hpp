@@ -10,6 +10,7 @@
 #include <string>
 
 #include "io/field.hpp"
+#include "io/threads.hpp"
 
 namespace shwa::io {
 
@@ -55,7 +56,9 @@ std::string legend_number(double v);
 // viridisLite, viridis(9)).
 std::array<std::uint8_t, 3> viridis(double t);
 
-// Writes the nx x ny field (index j * nx + i, j = 0 the southern row) atomically.
-void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style);
+// Writes the nx x ny field (index j * nx + i, j = 0 the southern row) atomically, colouring and
+// compressing it on `workers` (the file's bytes do not depend on how many).
+void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style,
+               const Workers& workers = {});
 
 }  // namespace shwa::io

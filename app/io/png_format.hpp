@@ -5,7 +5,9 @@
 // The image data is every row preceded by filter type 0 (None), compressed by zlib at its default
 // level (6): quicklooks' wide even areas (transparent dry land, the colour bands of smooth water)
 // compress better unfiltered than with libpng's adaptive filters, and in a third of the time
-// (perf/results/, session 38).
+// (perf/results/, session 38). Pieces of whole rows are compressed on several threads at once,
+// each as a deflate stream that ends on a byte boundary and starts from the 32 KiB of data before
+// it (its dictionary), then joined into the one zlib stream the format has.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "io/atomic_file.hpp"
+#include "io/threads.hpp"
 
 namespace shwa::io::png_format {
 
@@ -32,9 +35,10 @@ Bytes rgba_ihdr(std::uint32_t width, std::uint32_t height);
 
 /// The image data (the zlib stream that IDAT chunks carry) of width x height RGBA pixels, row by
 /// row from the top, 4 bytes a pixel, handed to `put` in pieces of at most kMaxChunkData bytes.
-/// `name` (a file) is what an error names.
+/// `name` (a file) is what an error names. The pieces are compressed on `workers`; the bytes do
+/// not depend on how many.
 void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba, const std::string& name,
-                     const std::function<void(const std::uint8_t*, std::size_t)>& put);
+                     const std::function<void(const std::uint8_t*, std::size_t)>& put, const Workers& workers = {});
 
 /// Chunks (length, type, data, CRC) written to a file.
 class ChunkWriter {
@@ -48,6 +52,7 @@ class ChunkWriter {
 };
 
 /// A whole PNG of width x height RGBA pixels: signature, IHDR, sRGB, IDAT chunks, IEND.
-void write_rgba_png(AtomicFile& out, std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba);
+void write_rgba_png(AtomicFile& out, std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba,
+                    const Workers& workers = {});
 
 }  // namespace shwa::io::png_format

@@ -711,6 +711,38 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
   const std::string summary = slurp(dir / "out/summary.json");
   CHECK(summary.find("\"steps\"") != std::string::npos);
   CHECK(summary.find("\"exact_solution_error\"") != std::string::npos);
+  // Where the wall time went: the parts are seconds, none negative, the loop's that of
+  // time_loop_s (one rank), each format's time named in the order of output.formats, and the
+  // frames' fields and the formats inside the outputs' time.
+  {
+    INFO(summary);
+    const auto seconds = [&](const std::string& key) {
+      const std::string v = json_number(summary, key);
+      REQUIRE_FALSE(v.empty());
+      return std::stod(v);
+    };
+    const double total = seconds("wall_time_s"), outputs = seconds("outputs");
+    CHECK(json_number(summary, "time_loop") == json_number(summary, "time_loop_s"));
+    for (const char* part : {"set_up", "time_loop", "outputs"}) CHECK(seconds(part) > 0);
+    CHECK(seconds("checkpoints") >= 0);
+    CHECK(seconds("set_up") + seconds("time_loop") + outputs + seconds("checkpoints") <= total);
+    CHECK(seconds("fields") > 0);
+    CHECK(seconds("fields") < outputs);
+    std::size_t at = summary.find("\"outputs_split_s\"");
+    REQUIRE(at != std::string::npos);
+    std::string names = "\"vtk\", \"asc\"";
+    if (SHWA_HAVE_NETCDF) names += ", \"netcdf\"";
+    if (SHWA_HAVE_PNG) names += ", \"png\"";
+    for (const std::string& f : split(names, ',')) {
+      const std::string name = f.substr(f.find('"'));
+      INFO(name);
+      const std::size_t here = summary.find(name + ": ", at);
+      REQUIRE(here != std::string::npos);
+      CHECK(seconds(name.substr(1, name.size() - 2)) > 0);
+      CHECK(seconds(name.substr(1, name.size() - 2)) < outputs);
+      at = here;
+    }
+  }
   if (SHWA_HAVE_PNG) {
     // The quicklooks hold the 60 x 20 map and, below it, their legend (tests/io/test_png.cpp):
     // the size in the PNG header (big-endian width and height at bytes 16 and 20).

@@ -71,7 +71,8 @@ TEST_CASE("png: pixels, north up, NaN transparent or grey, scaled", "[io][png]")
 
 TEST_CASE("png: an image whose data fills several IDAT chunks reads back cell for cell", "[io][png]") {
   // 1500 x 1000 cells of scattered values (hardly compressible: more than the 1 MB one IDAT chunk
-  // carries), some NaN.
+  // carries), some NaN. Its 6 MB of pixels are compressed in several pieces, by one thread or
+  // several: the file is the same byte for byte.
   TempDir dir;
   const int nx = 1500, ny = 1000;
   std::vector<double> v(std::size_t(nx) * ny);
@@ -81,8 +82,12 @@ TEST_CASE("png: an image whose data fills several IDAT chunks reads back cell fo
     c = (x >> 8) % 97 == 0 ? std::nan("") : double(x >> 8) / double(1u << 24);
   }
   PngStyle style;
-  shwa::io::write_png(dir / "big.png", nx, ny, FieldRef("h", v.data()), style);
+  shwa::io::write_png(dir / "big.png", nx, ny, FieldRef("h", v.data()), style, shwa::io::Workers{4});
+  shwa::io::write_png(dir / "one.png", nx, ny, FieldRef("h", v.data()), style, shwa::io::Workers{1});
+  shwa::io::write_png(dir / "many.png", nx, ny, FieldRef("h", v.data()), style, shwa::io::Workers{7});
   const auto file = apng_test::as_bytes(shwa::io::test::slurp(dir / "big.png"));
+  CHECK(apng_test::as_bytes(shwa::io::test::slurp(dir / "one.png")) == file);
+  CHECK(apng_test::as_bytes(shwa::io::test::slurp(dir / "many.png")) == file);
   std::size_t idat = 0;
   for (const auto& [type, data] : apng_test::png_chunks(file)) idat += type == "IDAT";
   CHECK(idat >= 2);
