@@ -228,6 +228,14 @@ const BoundaryTypeInfo& boundary_type(BcType type) {
   throw std::logic_error("boundary type " + std::to_string(int(type)) + " has no entry in boundary_types()");
 }
 
+DecimalMultiples::DecimalMultiples(double interval) : interval_(interval) {
+  // The decimal fraction of the fewest digits whose double is the interval.
+  for (int d = 0; d <= 15 && num_ == 0; ++d) {
+    const double den = std::pow(10.0, d), num = std::round(interval * den);
+    if (num > 0 && num < 1e7 && num / den == interval) num_ = (long long)num, den_ = den;
+  }
+}
+
 namespace {
 
 /// The boundary type `key` names; wall where it is not set.
@@ -315,8 +323,10 @@ std::vector<double> read_output_times(Deck& d, double t_end) {
       throw d.error("time.output_interval", fmt(every) + " s up to time.end = " + fmt(t_end) + " s makes " +
                                                 fmt(count) + " output times; at most " +
                                                 std::to_string(long(kMaxOutputs)) + " (a larger interval)");
-    // k * every, not a running sum, so that the times carry no accumulated round-off.
-    for (long k = 1; k * every < t_end * (1 - 1e-12); ++k) t.push_back(double(k) * every);
+    // Each a multiple of its own, not a running sum, so that the times carry no accumulated
+    // round-off.
+    const DecimalMultiples multiple(every);
+    for (long k = 1; multiple(k) < t_end * (1 - 1e-12); ++k) t.push_back(multiple(k));
   }
   if (t.back() < t_end) t.push_back(t_end);
   return t;

@@ -200,6 +200,21 @@ RunConfig load_config(io::Deck& deck, const std::string& deck_path, const LoadOp
 MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::string>& rasters, bool manning_field,
                                    int px, int py, bool root, bool restart);
 
+/// The multiples k x interval of a time interval, as the deck's decimal numbers mean them: where
+/// the interval is a decimal a / 10^d (a below 10^7), the k-th is k a / 10^d, the double nearest
+/// the decimal multiple (3 x 0.1 is 0.3, not the 0.30000000000000004 that k x 0.1 gives); else
+/// k x interval. Exact for k a below 2^53 (k up to 10^8).
+class DecimalMultiples {
+ public:
+  explicit DecimalMultiples(double interval);
+  double operator()(long long k) const { return num_ > 0 ? double(k * num_) / den_ : double(k) * interval_; }
+
+ private:
+  double interval_;
+  long long num_ = 0;  // the interval as num_ / den_ (a power of 10); 0: not so
+  double den_ = 1;
+};
+
 /// Throws io::OutputError unless `dir` exists as a writable directory or can be created (its
 /// nearest existing ancestor is a writable directory). Creates nothing.
 void check_output_dir(const std::string& dir, const io::Deck& deck, const std::string& key);

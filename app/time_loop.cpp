@@ -25,20 +25,14 @@ OutputSchedule::OutputSchedule(const RunConfig& cfg, double t0)
     : times_(cfg.out.times),
       next_(std::size_t(std::upper_bound(times_.begin(), times_.end(), t0) - times_.begin())),
       gauge_interval_(cfg.out.gauge_interval),
-      checkpoint_interval_(cfg.checkpoint_interval) {
+      checkpoint_interval_(cfg.checkpoint_interval),
+      gauge_time_(cfg.out.gauge_interval) {  // load_config allows at most 1e8 samples
   if (gauge_interval_ > 0) {
-    // The interval as a decimal fraction num / 10^d of the fewest digits, where one is exact as
-    // a double and its multiples up to time.end keep num * k exact (load_config allows at most
-    // 1e8 samples).
-    for (int d = 0; d <= 15 && gauge_num_ == 0; ++d) {
-      const double den = std::pow(10.0, d), num = std::round(gauge_interval_ * den);
-      if (num > 0 && num < 1e7 && num / den == gauge_interval_) gauge_num_ = (long long)num, gauge_den_ = den;
-    }
     // The least k with k * interval > t0, in the numbers next_gauge() forms: a run resumed at t0
     // takes the multiples an uninterrupted run had not taken by t0.
     gauge_k_ = (long long)(std::floor(t0 / gauge_interval_));
     while (next_gauge() <= t0) ++gauge_k_;
-    while (gauge_k_ > 0 && gauge_time(gauge_k_ - 1) > t0) --gauge_k_;
+    while (gauge_k_ > 0 && gauge_time_(gauge_k_ - 1) > t0) --gauge_k_;
   }
   if (checkpoint_interval_ > 0) next_checkpoint_ = next_multiple(t0, checkpoint_interval_);
 }

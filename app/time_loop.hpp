@@ -51,9 +51,8 @@ class OutputSchedule {
   /// Gauges are sampled after every step (no interval).
   bool gauge_every_step() const { return gauge_interval_ == 0; }
   /// The next multiple of the gauge interval to sample at; gauge_taken() moves to the one after.
-  /// Where the interval is a decimal a / 10^d, the k-th multiple is k a / 10^d, the double
-  /// nearest the decimal multiple (3 x 0.05 is 0.15, not 0.15000000000000002 as k x 0.05 gives).
-  double next_gauge() const { return gauge_time(gauge_k_); }
+  /// The multiples are DecimalMultiples: 3 x 0.05 is 0.15, not 0.15000000000000002.
+  double next_gauge() const { return gauge_time_(gauge_k_); }
   void gauge_taken() { ++gauge_k_; }
   /// After a step that reached t: a checkpoint is due; checkpoint_written(t) schedules the next.
   bool checkpoint_due(double t) const { return checkpoint_interval_ > 0 && t >= next_checkpoint_; }
@@ -63,12 +62,8 @@ class OutputSchedule {
   const std::vector<double>& times_;
   std::size_t next_;
   double gauge_interval_, checkpoint_interval_;
-  long long gauge_k_ = 0;  // next_gauge() = gauge_k_ * interval: the first multiple after the start
-  long long gauge_num_ = 0;  // the interval as gauge_num_ / gauge_den_ (a power of 10); 0: not so
-  double gauge_den_ = 1;
-  double gauge_time(long long k) const {
-    return gauge_num_ > 0 ? double(k * gauge_num_) / gauge_den_ : double(k) * gauge_interval_;
-  }
+  DecimalMultiples gauge_time_;
+  long long gauge_k_ = 0;  // next_gauge() = gauge_time_(gauge_k_): the first multiple after the start
   double next_checkpoint_ = 0;
 };
 

@@ -1629,6 +1629,21 @@ std::map<std::string, std::vector<std::string>> gauge_columns(const std::string&
 
 }  // namespace
 
+TEST_CASE("app: output times are the decimal multiples of output_interval", "[app][outputs]") {
+  // 3 x 0.1 is 0.30000000000000004 in doubles; the deck's 0.1 s means frames at 0.1, 0.2, 0.3, ...
+  TempDir dir;
+  write(dir / "deck.toml", kGaugedDamBreak);
+  const Result r = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "out") +
+                                 " --set time.end=0.7 --set time.output_interval=0.1 --set output.formats=[\\\"vtk\\\"]");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::string pvd = slurp(dir / "out/shwa.pvd");
+  INFO(pvd);
+  for (const char* t : {"0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7"})
+    CHECK(pvd.find("timestep=\"" + std::string(t) + "\"") != std::string::npos);
+  CHECK(pvd.find("0000000") == std::string::npos);
+}
+
 TEST_CASE("app: gauges sampled at an interval fall on its multiples, linear in time between the steps around each",
           "[app][gauges]") {
   TempDir dir;
