@@ -445,16 +445,31 @@ void BlockRun<E>::gather_whole(Frame& f) {
   for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);
 }
 
-/// The maxima maps, at the end: the output buffers go first, so that the run's peak of memory is
-/// that of an output (resources.hpp).
+/// The maxima maps, at the end, in the storage of the output buffers (as many as the maps, and
+/// more: the block's and, on the root of several ranks, the whole grid's), the rest of which is
+/// freed first: the run's peak of memory stays that of an output (resources.hpp), and the maps
+/// cost no fresh pages, which the kernel would zero one by one.
 template <class E>
 Frame BlockRun<E>::maxima_frame() {
   settle_maxima();
+  std::vector<std::vector<double>> block_spare, whole_spare;
+  for (auto& [name, v] : frame_.local) block_spare.push_back(std::move(v));
+  for (auto& [name, v] : frame_.global) whole_spare.push_back(std::move(v));
+  for (std::vector<double>* v : {&host_h_, &host_qx_, &host_qy_}) block_spare.push_back(std::move(*v));
+  for (std::vector<double>& v : host_hc_) block_spare.push_back(std::move(v));
   frame_ = Frame();
   host_h_ = host_qx_ = host_qy_ = std::vector<double>();
   host_hc_.clear();
   Frame f;
   describe(f, -1);
+  for (const auto& [name, map] : maxima_maps())
+    for (auto [spare, into] : {std::pair{&block_spare, &f.local}, std::pair{&whole_spare, &f.global}})
+      if (!spare->empty()) {
+        (*into)[name] = std::move(spare->back());
+        spare->pop_back();
+      }
+  block_spare.clear();
+  whole_spare.clear();
   add_seconds(stats_.fields_s, [&] {
     const Grid mg = unpadded(block_);
     for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
