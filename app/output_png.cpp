@@ -41,7 +41,6 @@ class PngOutput final : public OutputFormat {
   void write(const Frame& f) override {
     if (!f.root()) return;
     const std::vector<double>& h = f.whole("h");
-    // Kept from frame to frame: fresh memory costs the kernel's zeroing of every page at each frame.
     std::vector<double>& depth = depth_;
     std::vector<double>& c = c_;
     depth.resize(h.size());
@@ -62,9 +61,11 @@ class PngOutput final : public OutputFormat {
 
   void write_maxima(const Frame& f) override {
     if (!f.root()) return;
-    std::vector<double> hmax = f.whole("hmax");
-    for (double& x : hmax)
-      if (x < eps_h_) x = std::numeric_limits<double>::quiet_NaN();  // never wet
+    const std::vector<double>& h = f.whole("hmax");
+    std::vector<double>& hmax = depth_;
+    hmax.resize(h.size());
+    for (std::size_t k = 0; k < h.size(); ++k)
+      hmax[k] = h[k] < eps_h_ ? std::numeric_limits<double>::quiet_NaN() : h[k];  // NaN: never wet
     const std::string until = "up to " + io::legend_time(f.time);
     put("hmax", f.grid, hmax, depth_max_, "max depth (m)", until);
     for (std::size_t p = 0; p < pollutants_.size(); ++p) {
@@ -95,7 +96,7 @@ class PngOutput final : public OutputFormat {
 
  private:
   void put(const std::string& stem, const Domain& g, const std::vector<double>& v, double vmax,
-           const std::string& title, const std::string& stamp, std::size_t stamp_room = 0) const {
+           const std::string& title, const std::string& stamp, std::size_t stamp_room = 0) {
     std::filesystem::create_directories(dir_);
     io::PngStyle style;
     style.vmin = 0;
@@ -107,7 +108,7 @@ class PngOutput final : public OutputFormat {
     style.legend_text.cell_size = g.dx;
     style.legend_text.stamp_room = stamp_room;
     io::write_png(dir_ + "/" + stem + ".png", g.nx, g.ny, io::FieldRef(stem, v.data()), style,
-                  io::Workers{process_cpu_count(), use_process_cpus});
+                  io::Workers{process_cpu_count(), use_process_cpus}, pixels_);
   }
 
   std::string dir_;
@@ -120,7 +121,9 @@ class PngOutput final : public OutputFormat {
   std::vector<std::string> pollutants_;
   double depth_max_ = 1;
   std::vector<double> c_max_;  // each pollutant's colour scale top
+  // Kept from image to image: fresh memory costs the kernel's zeroing of every page each time.
   std::vector<double> depth_, c_;  // a frame's depth and concentration, NaN where not drawn
+  std::vector<std::uint8_t> pixels_;  // an image's RGBA pixels
 
   /// A legend's title: `what`, and the pollutant's name where it has one.
   static std::string title(const std::string& what, const std::string& pollutant) {

@@ -83,8 +83,8 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // Compressed, the root holds one array's blocks at a time (as large as zlib may make them, as
   // for VTK) while it writes.
   const U zipped = m.checkpoint_zlib ? r * N + r * N / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
-  // The PNG writer keeps its depth and concentration from frame to frame.
-  const U png_kept = m.frames && m.root && m.png ? 2 * D * N : 0;
+  // The PNG writer keeps its depth, concentration and pixels from frame to frame.
+  const U png_kept = m.frames && m.root && m.png ? 2 * D * N + 4 * N * U(m.png_scale) * U(m.png_scale) : 0;
   const U checkpoint = run + (m.frames ? kept : 0) + png_kept + D * B +
                        (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) + zipped : 0);
   // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from

@@ -232,7 +232,7 @@ void draw_legend(Canvas& c, std::size_t top, const LegendLayout& o, const PngSty
 }  // namespace
 
 void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style,
-               const Workers& workers) {
+               const Workers& workers, std::vector<std::uint8_t>& pixels) {
   // At most 1e8 pixels (400 MB of RGBA): a quicklook, not a poster.
   const double pixels_wanted = static_cast<double>(nx) * ny * style.scale * style.scale;
   if (nx <= 0 || ny <= 0 || style.scale <= 0 || pixels_wanted > 1e8)
@@ -249,7 +249,7 @@ void write_png(const std::string& path, int nx, int ny, const FieldRef& field, c
   const std::size_t height = map_height + (style.legend ? legend.height : 0);
   const double span = style.vmax - style.vmin;
   // Transparent where nothing is drawn (right of a map narrower than its legend).
-  std::vector<std::uint8_t> pixels(width * height * 4, 0);
+  pixels.assign(width * height * 4, 0);
   // Bands of whole rows, one a worker.
   const int bands = std::max(1, std::min(workers.count, ny));
   run_on_threads(Workers{bands, workers.on_start}, [&](int band) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "io/field.hpp"
 #include "io/threads.hpp"
@@ -57,8 +58,15 @@ std::string legend_number(double v);
 std::array<std::uint8_t, 3> viridis(double t);
 
 // Writes the nx x ny field (index j * nx + i, j = 0 the southern row) atomically, colouring and
-// compressing it on `workers` (the file's bytes do not depend on how many).
+// compressing it on `workers` (the file's bytes do not depend on how many). The image is drawn in
+// `pixels` (resized), which a caller writing many images keeps: its pages are then not fresh ones
+// for the kernel to zero at every image.
 void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style,
-               const Workers& workers = {});
+               const Workers& workers, std::vector<std::uint8_t>& pixels);
+inline void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style,
+                      const Workers& workers = {}) {
+  std::vector<std::uint8_t> pixels;
+  write_png(path, nx, ny, field, style, workers, pixels);
+}
 
 }  // namespace shwa::io

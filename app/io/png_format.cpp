@@ -64,7 +64,7 @@ void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8
         if (open) deflateEnd(&z);
       }
     } s;
-    Bytes raw;
+    Bytes raw, out;  // a piece's rows, and what it compresses to (kept only at its size)
     for (std::size_t p = next++; p < pieces; p = next++) {
       const std::uint32_t r0 = std::uint32_t(p) * rows_a_piece, r1 = std::min(height, r0 + rows_a_piece);
       const std::uint32_t d0 = r0 > dict_rows ? r0 - dict_rows : 0;
@@ -83,7 +83,6 @@ void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8
       if (dict > 0 && deflateSetDictionary(&z, raw.data() + before - dict, uInt(dict)) != Z_OK)
         throw OutputError(name + ": zlib failed to encode PNG");
       const bool last = p + 1 == pieces;
-      Bytes& out = zipped[p];
       // deflateBound covers a whole stream's end; a sync flush adds at most its 5-byte marker.
       out.resize(deflateBound(&z, uLong(n)) + 16);
       z.next_in = raw.data() + before;
@@ -95,7 +94,7 @@ void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8
       const int rc = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
       if ((last ? rc != Z_STREAM_END : rc != Z_OK) || z.avail_in != 0 || z.avail_out == 0)
         throw OutputError(name + ": zlib failed to encode PNG");
-      out.resize(out.size() - z.avail_out);
+      zipped[p].assign(out.begin(), out.end() - long(z.avail_out));
       adler[p] = adler32_z(adler32_z(0, nullptr, 0), raw.data() + before, n);
     }
   });
