@@ -423,17 +423,15 @@ template <class E>
 const Frame& BlockRun<E>::frame(int index) {
   Frame& f = frame_;
   describe(f, index);
-  add_seconds(stats_.fields_s, [&] {
-    const Conserved<E>& w = solver_.state();
-    owned_to_host(w.h, block_, host_h_, stage_);
-    owned_to_host(w.qx, block_, host_qx_, stage_);
-    owned_to_host(w.qy, block_, host_qy_, stage_);
-    host_hc_.resize(std::size_t(w.ntracers));
-    for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
-    if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
-    derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
-    gather_whole(f);
-  });
+  const Conserved<E>& w = solver_.state();
+  owned_to_host(w.h, block_, host_h_, stage_);
+  owned_to_host(w.qx, block_, host_qx_, stage_);
+  owned_to_host(w.qy, block_, host_qy_, stage_);
+  host_hc_.resize(std::size_t(w.ntracers));
+  for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
+  if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
+  derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
+  gather_whole(f);
   return f;
 }
 
@@ -470,14 +468,12 @@ Frame BlockRun<E>::maxima_frame() {
       }
   block_spare.clear();
   whole_spare.clear();
-  add_seconds(stats_.fields_s, [&] {
-    const Grid mg = unpadded(block_);
-    for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
-    for (const std::string& p : cfg_.pollutants)
-      for (double& t : f.local[pollutant_field("arrival", p)])
-        if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
-    gather_whole(f);
-  });
+  const Grid mg = unpadded(block_);
+  for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
+  for (const std::string& p : cfg_.pollutants)
+    for (double& t : f.local[pollutant_field("arrival", p)])
+      if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
+  gather_whole(f);
   return f;
 }
 
@@ -602,7 +598,10 @@ template <class E>
 void BlockRun<E>::write_output(int index) {
   add_seconds(stats_.outputs_s, [&] {
     flush_gauges();
-    if (outputs_.writes_frames()) outputs_.write(frame(index));
+    if (!outputs_.writes_frames()) return;
+    const Frame* f = nullptr;
+    add_seconds(stats_.fields_s, [&] { f = &frame(index); });
+    outputs_.write(*f);
   });
   ++stats_.outputs;
   if (frames_ >= 0) ++frames_;
@@ -637,7 +636,11 @@ void BlockRun<E>::stop_at_step_limit() {
 template <class E>
 void BlockRun<E>::finish_outputs() {
   add_seconds(stats_.outputs_s, [&] {
-    if (cfg_.out.maxima && outputs_.writes_frames()) outputs_.write_maxima(maxima_frame());
+    if (cfg_.out.maxima && outputs_.writes_frames()) {
+      Frame f;
+      add_seconds(stats_.fields_s, [&] { f = maxima_frame(); });
+      outputs_.write_maxima(f);
+    }
     outputs_.finish(RunEnd::Complete);
   });
 }
