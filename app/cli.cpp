@@ -266,11 +266,14 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a, con
     opt.overwrite = a.overwrite;
     catch_stop_signals();
     const RunStats s = run_simulation(cfg, opt);
+    // Where the run's time went, as summary.json's wall_time_split_s has it, so that a run whose
+    // outputs take longer than its steps says so.
     if (world.root())
-      std::printf("shwa: done: %ld steps, t = %s s, %.3g cell updates/s; outputs in %s\n", s.steps,
-                io::format_double(cfg.t_end).c_str(),
-                s.wall_loop > 0 ? double(s.nx) * double(s.ny) * double(s.steps_this_run) / s.wall_loop : 0.0,
-                cfg.out.dir.c_str());
+      std::printf("shwa: done: %ld steps, t = %s s in %.3g s (the steps %.3g s at %.3g cell updates/s, outputs %.3g s, "
+                  "checkpoints %.3g s, set-up %.3g s); outputs in %s\n",
+                  s.steps, io::format_double(cfg.t_end).c_str(), s.wall_total, s.wall_loop,
+                  s.wall_loop > 0 ? double(s.nx) * double(s.ny) * double(s.steps_this_run) / s.wall_loop : 0.0,
+                  s.outputs_s, s.checkpoints_s, s.set_up_s, cfg.out.dir.c_str());
     return kSuccess;
   }
   if (world.root()) print_info(world);
