@@ -79,14 +79,15 @@ for r in recs:
     r["cells"] = r.get("cells") or cells.get(r["deck"])
 rows = []
 head = ["deck", "cells", "build", "variant", "status", "steps", "simulated s", "wall s", "run s", "loop s",
-        "ms a step", "sim s / wall s", "sim s / run s", "G cell updates/s (loop)", "outputs", "outputs MB",
+        "set-up s", "outputs s", "checkpoints s", "ms a step", "sim s / wall s", "sim s / run s", "G cell updates/s (loop)", "outputs", "outputs MB",
         "GPU/CPU wall", "GPU/CPU run", "GPU/CPU loop"]
 for r in recs:
     s = r.get("summary") or {}
+    ok_run = r["status"] == "ok"
     steps = s.get("steps_this_run")
     loop, run, wall = s.get("time_loop_s"), s.get("wall_time_s"), r.get("wall_s")
+    split = s.get("wall_time_split_s", {}) if ok_run else {}  # absent in summaries of older builds
     sim = s.get("end_time", r.get("end"))
-    ok_run = r["status"] == "ok"
     r["ms_per_step"] = 1e3 * loop / steps if ok_run and steps else None
     r["sim_per_wall"] = sim / wall if ok_run and wall else None
     r["sim_per_run"] = sim / run if ok_run and run else None
@@ -99,7 +100,9 @@ for r in recs:
     mb = r.get("output_bytes")
     rows.append([r["deck"], fmt(r.get("cells"), ","), f'{r["role"].upper()} ({r.get("space", "?")})', r["variant"],
                  r["status"], fmt(steps, "d"), fmt(sim, "g"), fmt(wall, ".2f") if wall is not None else "",
-                 fmt(run, ".2f") if ok_run else "", fmt(loop, ".3f") if ok_run else "", fmt(r["ms_per_step"], ".3f"),
+                 fmt(run, ".2f") if ok_run else "", fmt(loop, ".3f") if ok_run else "",
+                 fmt(split.get("set_up"), ".2f"), fmt(split.get("outputs"), ".2f"), fmt(split.get("checkpoints"), ".2f"),
+                 fmt(r["ms_per_step"], ".3f"),
                  rate(r["sim_per_wall"]), rate(r["sim_per_run"]),
                  fmt(s.get("cell_updates_per_s", 0) / 1e9 if ok_run else None, ".3f"),
                  fmt(s.get("outputs_written"), "d"), fmt(mb / 1e6 if mb is not None else None, ".0f"),
@@ -109,7 +112,9 @@ lines += ["| " + " | ".join(x.replace("|", "/") for x in row) + " |" for row in 
 md = "\n".join(lines) + "\n"
 notes = ("\nwall: the process, start to exit (start-up, raster reading, outputs included); run: summary.json "
          "wall_time_s (set-up, loop and outputs, not the start-up nor the raster reading); loop: time_loop_s "
-         "(the steps, outputs and checkpoints left out). outputs: output times written (frames of every format, gauges flushed); "
+         "(the steps, outputs and checkpoints left out); set-up, outputs, checkpoints: rank 0's, from summary.json's "
+         "wall_time_split_s (outputs_split_s there splits the outputs into the fields from the device and each "
+         "format). outputs: output times written (frames of every format, gauges flushed); "
          "outputs MB: every file of the run's output folder. ms a step = loop / steps. sim s / wall s = time.end / wall. "
          "GPU/CPU: the CPU row's time over the GPU row's, same deck, end and variant.\n")
 with open(os.path.join(out, "e2e_estuary.md"), "w") as f:
