@@ -460,12 +460,15 @@ Frame BlockRun<E>::maxima_frame() {
   host_hc_.clear();
   Frame f;
   describe(f, -1);
-  for (const auto& [name, map] : maxima_maps())
-    for (auto [spare, into] : {std::pair{&block_spare, &f.local}, std::pair{&whole_spare, &f.global}})
-      if (!spare->empty()) {
-        (*into)[name] = std::move(spare->back());
-        spare->pop_back();
-      }
+  auto take = [](std::vector<std::vector<double>>& spare, FieldMap& into, const std::string& name) {
+    if (spare.empty()) return;
+    into[name] = std::move(spare.back());
+    spare.pop_back();
+  };
+  for (const auto& [name, map] : maxima_maps()) {
+    take(block_spare, f.local, name);
+    take(whole_spare, f.global, name);
+  }
   block_spare.clear();
   whole_spare.clear();
   const Grid mg = unpadded(block_);
