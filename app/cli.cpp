@@ -266,8 +266,9 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a, con
     opt.overwrite = a.overwrite;
     catch_stop_signals();
     const RunStats s = run_simulation(cfg, opt);
-    // Where the run's time went, as summary.json's wall_time_split_s has it, so that a run whose
-    // outputs take longer than its steps says so.
+    // Where the run's time went, so that a run whose outputs take longer than its steps says so:
+    // the whole and the steps as summary.json's wall_time_s and time_loop_s (the slowest rank's),
+    // the rest as its wall_time_split_s (rank 0's).
     if (world.root())
       std::printf("shwa: done: %ld steps, t = %s s in %.3g s (the steps %.3g s at %.3g cell updates/s, outputs %.3g s, "
                   "checkpoints %.3g s, set-up %.3g s); outputs in %s\n",

@@ -234,6 +234,19 @@ DecimalMultiples::DecimalMultiples(double interval) : interval_(interval) {
     const double den = std::pow(10.0, d), num = std::round(interval * den);
     if (num > 0 && num < 1e7 && num / den == interval) num_ = (long long)num, den_ = den;
   }
+  if (num_ > 0) max_k_ = (1LL << 53) / num_;
+}
+
+long long DecimalMultiples::first_after(double t) const {
+  // floor(t / interval) is the answer or off by one either way (the division rounds).
+  long long k = (long long)std::floor(t / interval_);
+  while ((*this)(k) <= t) ++k;
+  while (k > 0 && (*this)(k - 1) > t) --k;
+  return k;
+}
+
+double DecimalMultiples::next_after(double t) const {
+  return t / interval_ < 1e15 ? (*this)(first_after(t)) : (std::floor(t / interval_) + 1) * interval_;
 }
 
 namespace {

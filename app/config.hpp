@@ -203,16 +203,24 @@ MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::
 /// The multiples k x interval of a time interval, as the deck's decimal numbers mean them: where
 /// the interval is a decimal a / 10^d (a below 10^7), the k-th is k a / 10^d, the double nearest
 /// the decimal multiple (3 x 0.1 is 0.3, not the 0.30000000000000004 that k x 0.1 gives); else
-/// k x interval. Exact for k a below 2^53 (k up to 10^8).
+/// k x interval, as it is where k a passes 2^53 (no longer exact in a double).
 class DecimalMultiples {
  public:
   explicit DecimalMultiples(double interval);
-  double operator()(long long k) const { return num_ > 0 ? double(k * num_) / den_ : double(k) * interval_; }
+  double operator()(long long k) const {
+    return num_ > 0 && k <= max_k_ ? double(k * num_) / den_ : double(k) * interval_;
+  }
+  /// The least k >= 0 with (*this)(k) > t, for 0 <= t < 1e15 x interval.
+  long long first_after(double t) const;
+  /// The first multiple after t (t >= 0): (*this)(first_after(t)), or where t is 1e15 intervals
+  /// or more, (floor(t / interval) + 1) x interval.
+  double next_after(double t) const;
 
  private:
   double interval_;
   long long num_ = 0;  // the interval as num_ / den_ (a power of 10); 0: not so
   double den_ = 1;
+  long long max_k_ = 0;  // the largest k whose k num_ a double holds exactly
 };
 
 /// Throws io::OutputError unless `dir` exists as a writable directory or can be created (its

@@ -41,20 +41,18 @@ class PngOutput final : public OutputFormat {
   void write(const Frame& f) override {
     if (!f.root()) return;
     const std::vector<double>& h = f.whole("h");
-    std::vector<double>& depth = depth_;
-    std::vector<double>& c = c_;
-    depth.resize(h.size());
-    c.resize(h.size());
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t k = 0; k < h.size(); ++k) depth[k] = h[k] >= eps_h_ ? h[k] : nan;
+    depth_.resize(h.size());
+    for (std::size_t k = 0; k < h.size(); ++k) depth_[k] = h[k] >= eps_h_ ? h[k] : nan;
     frames_ = std::max(frames_, std::size_t(f.index) + 1);
     const std::string tag = frame_tag(f.index), stamp = io::legend_time(f.time);
-    put("depth_" + tag, f.grid, depth, depth_max_, "depth (m)", stamp, stamp_room_);
+    put("depth_" + tag, f.grid, depth_, depth_max_, "depth (m)", stamp, stamp_room_);
     for (std::size_t p = 0; p < pollutants_.size(); ++p) {
       const std::vector<double>& conc = f.whole(pollutant_field("c", pollutants_[p]));
+      c_.resize(h.size());
       for (std::size_t k = 0; k < h.size(); ++k)
-        c[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
-      put(pollutant_field("concentration", pollutants_[p]) + "_" + tag, f.grid, c, c_max_[p],
+        c_[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
+      put(pollutant_field("concentration", pollutants_[p]) + "_" + tag, f.grid, c_, c_max_[p],
           title("concentration", pollutants_[p]), stamp, stamp_room_);
     }
   }

@@ -65,7 +65,9 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // buffer, and the writers' copies.
   U writer = 0;  // the formats write at once: their copies add up
   if (m.root && m.asc) writer += D * N;
-  if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale);
+  // PNG: depth and concentration, the pixels and their compressed pieces, and for each thread a
+  // piece of rows and what it compresses to (2.5 MiB).
+  if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale) + U(m.vtk_threads) * (U(5) << 19);
   // With one block the block's fields are the whole grid's: nothing is gathered (Frame::whole).
   const bool several = m.px * m.py > 1;
   const U kept = (F + 1 + 4 + t) * D * B + (m.root && several ? (4 + t) * D * N : 0);

@@ -443,34 +443,28 @@ void BlockRun<E>::gather_whole(Frame& f) {
   for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);
 }
 
-/// The maxima maps, at the end, in the storage of the output buffers (as many as the maps, and
-/// more: the block's and, on the root of several ranks, the whole grid's), the rest of which is
-/// freed first: the run's peak of memory stays that of an output (resources.hpp), and the maps
-/// cost no fresh pages, which the kernel would zero one by one.
+/// The maxima maps, at the end, in the storage of the block's output buffers (more than the maps),
+/// the rest of which is freed first, with the frame's whole-grid fields: the run's peak of memory
+/// stays that of an output (resources.hpp), and the block's maps cost no fresh pages, which the
+/// kernel would zero one by one.
 template <class E>
 Frame BlockRun<E>::maxima_frame() {
   settle_maxima();
-  std::vector<std::vector<double>> block_spare, whole_spare;
-  for (auto& [name, v] : frame_.local) block_spare.push_back(std::move(v));
-  for (auto& [name, v] : frame_.global) whole_spare.push_back(std::move(v));
-  for (std::vector<double>* v : {&host_h_, &host_qx_, &host_qy_}) block_spare.push_back(std::move(*v));
-  for (std::vector<double>& v : host_hc_) block_spare.push_back(std::move(v));
+  std::vector<std::vector<double>> spare;
+  for (auto& [name, v] : frame_.local) spare.push_back(std::move(v));
+  for (std::vector<double>* v : {&host_h_, &host_qx_, &host_qy_}) spare.push_back(std::move(*v));
+  for (std::vector<double>& v : host_hc_) spare.push_back(std::move(v));
   frame_ = Frame();
   host_h_ = host_qx_ = host_qy_ = std::vector<double>();
   host_hc_.clear();
   Frame f;
   describe(f, -1);
-  auto take = [](std::vector<std::vector<double>>& spare, FieldMap& into, const std::string& name) {
-    if (spare.empty()) return;
-    into[name] = std::move(spare.back());
-    spare.pop_back();
-  };
-  for (const auto& [name, map] : maxima_maps()) {
-    take(block_spare, f.local, name);
-    take(whole_spare, f.global, name);
-  }
-  block_spare.clear();
-  whole_spare.clear();
+  for (const auto& [name, map] : maxima_maps())
+    if (!spare.empty()) {
+      f.local[name] = std::move(spare.back());
+      spare.pop_back();
+    }
+  spare.clear();
   const Grid mg = unpadded(block_);
   for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
   for (const std::string& p : cfg_.pollutants)

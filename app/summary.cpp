@@ -28,8 +28,9 @@ void write_summary(const std::string& path, const RunStats& s) {
   j.key("checkpoints").value(s.checkpoints_s);
   j.key("other").value(s.root_total_s - s.set_up_s - s.root_loop_s - s.outputs_s - s.checkpoints_s);
   j.key("note").value("the root rank's wall time: set_up (checks, initial state or restore, taking the output "
-                      "directory), the time loop's steps, outputs (frames, maxima maps, gauge rows, closing the "
-                      "formats), checkpoints, and the rest (the end's sums and this summary)");
+                      "directory), the time loop's steps, outputs (frames and the gauge rows up to them, maxima maps, "
+                      "closing the formats), checkpoints, and the rest (the comparison with an exact solution where "
+                      "the problem has one, the end's sums, this summary)");
   j.end_object();
   j.key("outputs_split_s").begin_object();
   j.key("fields").value(s.fields_s);

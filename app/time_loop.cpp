@@ -12,9 +12,6 @@ namespace shwa::app {
 
 namespace {
 
-/// The first multiple of `every` after t.
-double next_multiple(double t, double every) { return (std::floor(t / every) + 1) * every; }
-
 }  // namespace
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -26,18 +23,17 @@ OutputSchedule::OutputSchedule(const RunConfig& cfg, double t0)
       next_(std::size_t(std::upper_bound(times_.begin(), times_.end(), t0) - times_.begin())),
       gauge_interval_(cfg.out.gauge_interval),
       checkpoint_interval_(cfg.checkpoint_interval),
-      gauge_time_(cfg.out.gauge_interval) {  // load_config allows at most 1e8 samples
+      gauge_time_(cfg.out.gauge_interval),  // load_config allows at most 1e8 samples
+      checkpoint_time_(cfg.checkpoint_interval) {
   if (gauge_interval_ > 0) {
     // The least k with k * interval > t0, in the numbers next_gauge() forms: a run resumed at t0
     // takes the multiples an uninterrupted run had not taken by t0.
-    gauge_k_ = (long long)(std::floor(t0 / gauge_interval_));
-    while (next_gauge() <= t0) ++gauge_k_;
-    while (gauge_k_ > 0 && gauge_time_(gauge_k_ - 1) > t0) --gauge_k_;
+    gauge_k_ = gauge_time_.first_after(t0);
   }
-  if (checkpoint_interval_ > 0) next_checkpoint_ = next_multiple(t0, checkpoint_interval_);
+  if (checkpoint_interval_ > 0) next_checkpoint_ = checkpoint_time_.next_after(t0);
 }
 
-void OutputSchedule::checkpoint_written(double t) { next_checkpoint_ = next_multiple(t, checkpoint_interval_); }
+void OutputSchedule::checkpoint_written(double t) { next_checkpoint_ = checkpoint_time_.next_after(t); }
 
 void LoopTimer::start() {
   coll_.reset_comm_times();

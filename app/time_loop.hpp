@@ -55,6 +55,8 @@ class OutputSchedule {
   double next_gauge() const { return gauge_time_(gauge_k_); }
   void gauge_taken() { ++gauge_k_; }
   /// After a step that reached t: a checkpoint is due; checkpoint_written(t) schedules the next.
+  /// The multiples are DecimalMultiples, as the output times are: a step that ends on an output
+  /// time that is a multiple of the checkpoint interval reaches that multiple.
   bool checkpoint_due(double t) const { return checkpoint_interval_ > 0 && t >= next_checkpoint_; }
   void checkpoint_written(double t);
 
@@ -62,7 +64,7 @@ class OutputSchedule {
   const std::vector<double>& times_;
   std::size_t next_;
   double gauge_interval_, checkpoint_interval_;
-  DecimalMultiples gauge_time_;
+  DecimalMultiples gauge_time_, checkpoint_time_;
   long long gauge_k_ = 0;  // next_gauge() = gauge_time_(gauge_k_): the first multiple after the start
   double next_checkpoint_ = 0;
 };

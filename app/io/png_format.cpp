@@ -47,6 +47,7 @@ constexpr std::size_t kWindow = 32768;  // deflate's window: what a piece's dict
 
 void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba, const std::string& name,
                      const std::function<void(const std::uint8_t*, std::size_t)>& put, const Workers& workers) {
+  if (width == 0 || height == 0) throw std::invalid_argument(name + ": a PNG image has at least one pixel");
   const std::size_t row_bytes = std::size_t(width) * 4, line = row_bytes + 1;
   const std::uint32_t rows_a_piece = std::uint32_t(std::max<std::size_t>(1, std::min<std::size_t>(kPieceBytes / line, height)));
   const std::size_t pieces = (std::size_t(height) + rows_a_piece - 1) / rows_a_piece;
@@ -65,7 +66,7 @@ void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8
       }
     } s;
     Bytes raw, out;  // a piece's rows, and what it compresses to (kept only at its size)
-    for (std::size_t p = next++; p < pieces; p = next++) {
+    for (std::size_t p = next++; p < pieces; p = next++) try {
       const std::uint32_t r0 = std::uint32_t(p) * rows_a_piece, r1 = std::min(height, r0 + rows_a_piece);
       const std::uint32_t d0 = r0 > dict_rows ? r0 - dict_rows : 0;
       filtered_rows(rgba, row_bytes, d0, r1, raw);
@@ -96,6 +97,9 @@ void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8
         throw OutputError(name + ": zlib failed to encode PNG");
       zipped[p].assign(out.begin(), out.end() - long(z.avail_out));
       adler[p] = adler32_z(adler32_z(0, nullptr, 0), raw.data() + before, n);
+    } catch (...) {
+      next = pieces;  // the other workers stop after their piece: the image is not written
+      throw;
     }
   });
   // The zlib stream: its header (deflate, 32 KiB window, default level; a multiple of 31), the

@@ -104,6 +104,29 @@ TEST_CASE("png: an image whose data fills several IDAT chunks reads back cell fo
   CHECK(wrong == 0);
 }
 
+TEST_CASE("png: images of one pixel, one row wider than a compressed piece, or fewer rows than its dictionary",
+          "[io][png]") {
+  // Pieces of about 1 MiB of rows, each primed with the 32 KiB before it: a row of 300000 pixels
+  // (1.2 MB) is a piece of its own; 3 rows of 100 pixels are one piece; more threads than pieces.
+  TempDir dir;
+  for (const auto& [nx, ny] : std::vector<std::pair<int, int>>{{1, 1}, {5, 1}, {3, 2}, {100, 3}, {300000, 1}, {300000, 3}}) {
+    INFO(nx << " x " << ny);
+    std::vector<double> v(std::size_t(nx) * ny);
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = double((k * 7919) % 1000) / 999;
+    PngStyle style;
+    shwa::io::write_png(dir / "one.png", nx, ny, FieldRef("h", v.data()), style, shwa::io::Workers{1});
+    shwa::io::write_png(dir / "many.png", nx, ny, FieldRef("h", v.data()), style, shwa::io::Workers{16});
+    CHECK(shwa::io::test::slurp(dir / "one.png") == shwa::io::test::slurp(dir / "many.png"));
+    const Image img = read_png(dir / "many.png");
+    REQUIRE(img.width == unsigned(nx));
+    REQUIRE(img.height == unsigned(ny));
+    std::size_t wrong = 0;
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) wrong += img.at(unsigned(i), unsigned(ny - 1 - j)) != opaque(viridis(v[std::size_t(j) * nx + i]));
+    CHECK(wrong == 0);
+  }
+}
+
 TEST_CASE("png: scale bar lengths and legend numbers", "[io][png]") {
   using shwa::io::legend_number;
   using shwa::io::scale_bar_metres;
