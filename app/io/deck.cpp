@@ -499,7 +499,14 @@ Deck Deck::parse(const std::string& text, const std::string& name) {
   return deck;
 }
 
-Deck Deck::load(const std::string& path) { return parse(read_text_file(path), path); }
+Deck Deck::load(const std::string& path) {
+  Deck deck = parse(read_text_file(path), path);
+  // A deck read from a pipe (/dev/stdin, a shell's <(...)) has no folder of its own: the file
+  // names it holds are relative to the current directory, as they would be typed there.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) deck.impl_->dir.clear();
+  return deck;
+}
 
 void Deck::set_override(const std::string& assignment) {
   const auto eq = assignment.find('=');

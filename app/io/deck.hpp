@@ -50,7 +50,9 @@ class Deck {
   Deck();
   // Reads a TOML file. Throws InputError for a missing or unreadable file and for a syntax
   // error ("deck.toml:3: invalid TOML: invalid line format (expected newline, but got 'O'):
-  // cfl = 12O"), for bytes that are not UTF-8 and for nesting too deep to parse safely.
+  // cfl = 12O"), for bytes that are not UTF-8 and for nesting too deep to parse safely. File
+  // names in it (get_path) are relative to its folder, or to the current directory where it is
+  // not a regular file (a pipe: /dev/stdin).
   static Deck load(const std::string& path);
   // Parses TOML text; `name` stands for the file name in messages.
   static Deck parse(const std::string& text, const std::string& name);

@@ -1289,6 +1289,25 @@ TEST_CASE("app: a bathymetry read from a pipe is read once, and runs as the same
         std::string::npos);
 }
 
+TEST_CASE("app: a deck read from a pipe names files relative to the current directory, and reruns as the same run",
+          "[app][inputs]") {
+  TempDir dir;
+  write(dir / "bathy.asc", raster(-2.0));
+  write(dir / "deck.toml", raster_deck(dir));
+  REQUIRE(shwa(dir, "run " + (dir / "deck.toml")).code == 0);
+  const std::string before = slurp(dir / "out/shwa.run");
+  // From the deck's folder, the piped deck's bathy.asc is the same file: the same run, which may
+  // write over the outputs of the first.
+  const std::string err = dir / "pipe-err.txt";
+  const std::string cmd = "cd " + (dir / "") + " && cat deck.toml | " + kBounded + SHWA_EXE +
+                          " run /dev/stdin > /dev/null 2> " + err;
+  const int status = std::system(cmd.c_str());
+  INFO(slurp(err));
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(slurp(dir / "out/shwa.run") == before);
+}
+
 TEST_CASE("app: the bathymetry's .prj goes beside every .asc output and into shwa.nc; output.projection names another",
           "[app][outputs][inputs]") {
   TempDir dir;
