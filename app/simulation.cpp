@@ -451,7 +451,7 @@ template <class E>
 Frame BlockRun<E>::maxima_frame() {
   settle_maxima();
   std::vector<std::vector<double>> spare;
-  for (auto& [name, v] : frame_.local) spare.push_back(std::move(v));
+  for (auto& field : frame_.local) spare.push_back(std::move(field.second));
   for (std::vector<double>* v : {&host_h_, &host_qx_, &host_qy_}) spare.push_back(std::move(*v));
   for (std::vector<double>& v : host_hc_) spare.push_back(std::move(v));
   frame_ = Frame();
@@ -459,9 +459,9 @@ Frame BlockRun<E>::maxima_frame() {
   host_hc_.clear();
   Frame f;
   describe(f, -1);
-  for (const auto& [name, map] : maxima_maps())
+  for (const auto& map : maxima_maps())
     if (!spare.empty()) {
-      f.local[name] = std::move(spare.back());
+      f.local[map.first] = std::move(spare.back());
       spare.pop_back();
     }
   spare.clear();
