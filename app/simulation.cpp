@@ -201,6 +201,7 @@ class BlockRun {
   double quiet_sum_ = 0;       // the fraction of quiet squares (skipped dry land) at output times...
   int quiet_samples_ = 0;      // ... over this many outputs
   RunStats stats_;
+  double copy_s_ = 0;  // the seconds of the last frame's copies from the device
 };
 
 template <class E>
@@ -423,13 +424,16 @@ template <class E>
 const Frame& BlockRun<E>::frame(int index) {
   Frame& f = frame_;
   describe(f, index);
-  const Conserved<E>& w = solver_.state();
-  owned_to_host(w.h, block_, host_h_, stage_);
-  owned_to_host(w.qx, block_, host_qx_, stage_);
-  owned_to_host(w.qy, block_, host_qy_, stage_);
-  host_hc_.resize(std::size_t(w.ntracers));
-  for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
-  if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
+  copy_s_ = 0;
+  add_seconds(copy_s_, [&] {
+    const Conserved<E>& w = solver_.state();
+    owned_to_host(w.h, block_, host_h_, stage_);
+    owned_to_host(w.qx, block_, host_qx_, stage_);
+    owned_to_host(w.qy, block_, host_qy_, stage_);
+    host_hc_.resize(std::size_t(w.ntracers));
+    for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
+    if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
+  });
   derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
   gather_whole(f);
   return f;
@@ -465,8 +469,11 @@ Frame BlockRun<E>::maxima_frame() {
       spare.pop_back();
     }
   spare.clear();
-  const Grid mg = unpadded(block_);
-  for (const auto& [name, map] : maxima_maps()) owned_to_host(map, mg, f.local[name], stage_);
+  copy_s_ = 0;
+  add_seconds(copy_s_, [&] {
+    const Grid mg = unpadded(block_);
+    for (const auto& map : maxima_maps()) owned_to_host(map.second, mg, f.local[map.first], stage_);
+  });
   for (const std::string& p : cfg_.pollutants)
     for (double& t : f.local[pollutant_field("arrival", p)])
       if (t < 0) t = std::numeric_limits<double>::quiet_NaN();  // never reached
@@ -598,6 +605,7 @@ void BlockRun<E>::write_output(int index) {
     if (!outputs_.writes_frames()) return;
     const Frame* f = nullptr;
     add_seconds(stats_.fields_s, [&] { f = &frame(index); });
+    stats_.from_device_s += copy_s_;
     outputs_.write(*f);
   });
   ++stats_.outputs;
@@ -636,6 +644,7 @@ void BlockRun<E>::finish_outputs() {
     if (cfg_.out.maxima && outputs_.writes_frames()) {
       Frame f;
       add_seconds(stats_.fields_s, [&] { f = maxima_frame(); });
+      stats_.from_device_s += copy_s_;
       outputs_.write_maxima(f);
     }
     outputs_.finish(RunEnd::Complete);

@@ -33,10 +33,11 @@ void write_summary(const std::string& path, const RunStats& s) {
                       "the problem has one, the end's sums, this summary)");
   j.end_object();
   j.key("outputs_split_s").begin_object();
-  j.key("fields").value(s.fields_s);
+  j.key("fields").value(s.fields_s).key("fields_from_device").value(s.from_device_s);
   for (const auto& [format, seconds] : s.format_s) j.key(format).value(seconds);
-  j.key("note").value("fields: the frames' fields brought from the device, gathered and derived; then each "
-                      "format's writing, the formats at once, each on a thread of its own (their seconds overlap)");
+  j.key("note").value("fields: the frames' fields brought from the device, gathered and derived (of which "
+                      "fields_from_device: the copies from the device into host memory); then each format's "
+                      "writing, the formats at once, each on a thread of its own (their seconds overlap)");
   j.end_object();
   j.key("parallel").begin_object();
   j.key("ranks").value(long(s.ranks));

@@ -38,9 +38,11 @@ struct RunStats {
   // Where the root rank's wall time went (it writes the files): the set-up (checks, initial
   // state or restore, taking the output directory), its time loop's steps, the outputs (frames,
   // maxima maps, gauge rows, closing the formats), the checkpoints; within the outputs, the
-  // fields brought from the device (gathered, derived) and each format's writing, in the
-  // order of output.formats (the formats write at once, so their seconds overlap).
-  double root_total_s = 0, root_loop_s = 0, set_up_s = 0, outputs_s = 0, checkpoints_s = 0, fields_s = 0;
+  // fields brought from the device (gathered, derived; from_device_s: the copies alone) and each
+  // format's writing, in the order of output.formats (the formats write at once, so their
+  // seconds overlap).
+  double root_total_s = 0, root_loop_s = 0, set_up_s = 0, outputs_s = 0, checkpoints_s = 0, fields_s = 0,
+         from_device_s = 0;
   std::vector<std::pair<std::string, double>> format_s;
   // Against the exact solution at the end time (built-in problems that have one).
   std::optional<double> error_h_l1, error_h_linf, error_u_linf;

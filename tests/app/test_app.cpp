@@ -731,6 +731,8 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
     CHECK(seconds("set_up") + seconds("time_loop") + outputs + seconds("checkpoints") <= total);
     CHECK(seconds("fields") > 0);
     CHECK(seconds("fields") < outputs);
+    CHECK(seconds("fields_from_device") > 0);
+    CHECK(seconds("fields_from_device") < seconds("fields"));
     std::size_t at = summary.find("\"outputs_split_s\"");
     REQUIRE(at != std::string::npos);
     std::string names = "\"vtk\", \"asc\"";
