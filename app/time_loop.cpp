@@ -6,13 +6,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cmath>
 
 namespace shwa::app {
-
-namespace {
-
-}  // namespace
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -25,11 +20,9 @@ OutputSchedule::OutputSchedule(const RunConfig& cfg, double t0)
       checkpoint_interval_(cfg.checkpoint_interval),
       gauge_time_(cfg.out.gauge_interval),  // load_config allows at most 1e8 samples
       checkpoint_time_(cfg.checkpoint_interval) {
-  if (gauge_interval_ > 0) {
-    // The least k with k * interval > t0, in the numbers next_gauge() forms: a run resumed at t0
-    // takes the multiples an uninterrupted run had not taken by t0.
-    gauge_k_ = gauge_time_.first_after(t0);
-  }
+  // The first multiple after t0: a run resumed at t0 takes the multiples an uninterrupted run
+  // had not taken by t0.
+  if (gauge_interval_ > 0) gauge_k_ = gauge_time_.first_after(t0);
   if (checkpoint_interval_ > 0) next_checkpoint_ = checkpoint_time_.next_after(t0);
 }
 
