@@ -32,12 +32,8 @@ class MpiCollective final : public Collective {
   int rank() const override { return world_.rank(); }
   int ranks() const override { return world_.size(); }
   using Collective::gather;
-  /// World::gather makes the whole grid anew: `whole`'s storage goes first, so that the root never
-  /// holds two of them.
-  void gather(const std::vector<double>& owned, const Grid&, std::vector<double>& whole) override {
-    if (root()) whole = std::vector<double>();
-    std::vector<double> all = world_.gather(owned);
-    if (root()) whole = std::move(all);
+  void gather(const double* owned, const Grid& block, double* whole) override {
+    world_.gather(owned, std::size_t(block.owned_cells()), whole);
   }
   std::vector<double> scatter(const std::vector<double>& global, const Grid&) override {
     return world_.scatter(global);

@@ -37,7 +37,8 @@ class AscOutput final : public OutputFormat {
   void put(const std::string& path, const Frame& f, const std::string& name) const {
     io::Raster r;
     static_cast<Domain&>(r) = f.grid;
-    r.v = f.whole(name);
+    const HostValues& v = f.whole(name);
+    r.v.assign(v.begin(), v.end());
     io::write_esri_ascii(path, r);
     if (!projection_.empty()) io::write_projection(path, projection_);
   }

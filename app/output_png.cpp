@@ -40,18 +40,22 @@ class PngOutput final : public OutputFormat {
 
   void write(const Frame& f) override {
     if (!f.root()) return;
-    const std::vector<double>& h = f.whole("h");
+    const HostValues& h = f.whole("h");
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    depth_.resize(h.size());
-    for (std::size_t k = 0; k < h.size(); ++k) depth_[k] = h[k] >= eps_h_ ? h[k] : nan;
+    resize_for_overwrite(depth_, h.size());
+    for_cell_runs(h.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t k = begin; k < end; ++k) depth_[k] = h[k] >= eps_h_ ? h[k] : nan;
+    });
     frames_ = std::max(frames_, std::size_t(f.index) + 1);
     const std::string tag = frame_tag(f.index), stamp = io::legend_time(f.time);
     put("depth_" + tag, f.grid, depth_, depth_max_, "depth (m)", stamp, stamp_room_);
     for (std::size_t p = 0; p < pollutants_.size(); ++p) {
-      const std::vector<double>& conc = f.whole(pollutant_field("c", pollutants_[p]));
-      c_.resize(h.size());
-      for (std::size_t k = 0; k < h.size(); ++k)
-        c_[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
+      const HostValues& conc = f.whole(pollutant_field("c", pollutants_[p]));
+      resize_for_overwrite(c_, h.size());
+      for_cell_runs(h.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k)
+          c_[k] = h[k] >= kMinDepthForC ? conc[k] : nan;  // a film below eps_h shows its pollutant
+      });
       put(pollutant_field("concentration", pollutants_[p]) + "_" + tag, f.grid, c_, c_max_[p],
           title("concentration", pollutants_[p]), stamp, stamp_room_);
     }
@@ -59,11 +63,13 @@ class PngOutput final : public OutputFormat {
 
   void write_maxima(const Frame& f) override {
     if (!f.root()) return;
-    const std::vector<double>& h = f.whole("hmax");
-    std::vector<double>& hmax = depth_;
-    hmax.resize(h.size());
-    for (std::size_t k = 0; k < h.size(); ++k)
-      hmax[k] = h[k] < eps_h_ ? std::numeric_limits<double>::quiet_NaN() : h[k];  // NaN: never wet
+    const HostValues& h = f.whole("hmax");
+    HostValues& hmax = depth_;
+    resize_for_overwrite(hmax, h.size());
+    for_cell_runs(h.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t k = begin; k < end; ++k)
+        hmax[k] = h[k] < eps_h_ ? std::numeric_limits<double>::quiet_NaN() : h[k];  // NaN: never wet
+    });
     const std::string until = "up to " + io::legend_time(f.time);
     put("hmax", f.grid, hmax, depth_max_, "max depth (m)", until);
     for (std::size_t p = 0; p < pollutants_.size(); ++p) {
@@ -93,7 +99,7 @@ class PngOutput final : public OutputFormat {
   }
 
  private:
-  void put(const std::string& stem, const Domain& g, const std::vector<double>& v, double vmax,
+  void put(const std::string& stem, const Domain& g, const HostValues& v, double vmax,
            const std::string& title, const std::string& stamp, std::size_t stamp_room = 0) {
     std::filesystem::create_directories(dir_);
     io::PngStyle style;
@@ -120,7 +126,7 @@ class PngOutput final : public OutputFormat {
   double depth_max_ = 1;
   std::vector<double> c_max_;  // each pollutant's colour scale top
   // Kept from image to image: fresh memory costs the kernel's zeroing of every page each time.
-  std::vector<double> depth_, c_;  // a frame's depth and concentration, NaN where not drawn
+  HostValues depth_, c_;  // a frame's depth and concentration, NaN where not drawn
   std::vector<std::uint8_t> pixels_;  // an image's RGBA pixels
 
   /// A legend's title: `what`, and the pollutant's name where it has one.

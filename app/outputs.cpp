@@ -1,9 +1,7 @@
 // shwa/app/outputs.cpp — derived fields, the table of output formats and the choice among them.
 #include "outputs.hpp"
 
-#include "affinity.hpp"
 #include "io/text.hpp"
-#include "io/threads.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -71,24 +69,20 @@ std::vector<std::string> maxima_names(const std::vector<std::string>& pollutants
   return out;
 }
 
-void derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
-                    const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
+void derived_fields(const HostValues& h, const HostValues& qx, const HostValues& qy, const std::vector<HostValues>& hc,
+                    const HostValues& H, double eps_h,
                     const std::vector<std::string>& pollutants, FieldMap& out) {
   const std::size_t n = h.size();
   const std::vector<RunField> fields = run_fields(output_field_names(), pollutants);
   std::vector<double*> to;
   for (const RunField& field : fields) {
-    std::vector<double>& v = out[field.name];
-    v.resize(n);
+    HostValues& v = out[field.name];
+    resize_for_overwrite(v, n);
     to.push_back(v.data());
   }
-  // Contiguous runs of cells, one a thread; runs of at least 64 Ki cells, where a thread costs
-  // less than what it takes over.
-  const int threads = int(std::min<std::size_t>(std::size_t(process_cpu_count()), std::max<std::size_t>(n / 65536, 1)));
-  io::run_on_threads(io::Workers{threads, use_process_cpus}, [&](int w) {
-    const std::size_t begin = n * std::size_t(w) / std::size_t(threads), end = n * std::size_t(w + 1) / std::size_t(threads);
+  for_cell_runs(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t f = 0; f < fields.size(); ++f) {
-      const std::vector<double>& c = hc[std::size_t(std::max(fields[f].pollutant, 0))];
+      const HostValues& c = hc[std::size_t(std::max(fields[f].pollutant, 0))];
       const auto value = fields[f].info->value;
       double* v = to[f];
       for (std::size_t k = begin; k < end; ++k) v[k] = value(CellValues{h[k], qx[k], qy[k], c[k], H[k], eps_h});

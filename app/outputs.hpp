@@ -11,6 +11,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "host_values.hpp"
 
 #include "io/deck.hpp"
 #include "io/vtk.hpp"
@@ -23,7 +24,7 @@
 
 namespace shwa::app {
 
-using FieldMap = std::map<std::string, std::vector<double>>;
+using FieldMap = std::map<std::string, HostValues>;
 
 struct Frame {
   int index = 0;   // position in the output times (0: the initial state); -1: the maxima maps
@@ -36,7 +37,7 @@ struct Frame {
   FieldMap global;  // the whole grid, on the root rank of several; empty with one rank
   bool root() const { return rank == 0; }
   /// The whole grid's field `name` (on the root): with one rank, the block's.
-  const std::vector<double>& whole(const std::string& name) const {
+  const HostValues& whole(const std::string& name) const {
     return ranks == 1 ? local.at(name) : global.at(name);
   }
 };
@@ -99,8 +100,8 @@ std::vector<std::string> maxima_names(const std::vector<std::string>& pollutants
 /// Every field of run_fields(output_field_names(), pollutants) over cells from the conserved ones
 /// (row-major arrays of one size; hc[p] is pollutant p's mass per area), into `out` (the storage of
 /// the fields it holds reused).
-void derived_fields(const std::vector<double>& h, const std::vector<double>& qx, const std::vector<double>& qy,
-                    const std::vector<std::vector<double>>& hc, const std::vector<double>& H, double eps_h,
+void derived_fields(const HostValues& h, const HostValues& qx, const HostValues& qy, const std::vector<HostValues>& hc,
+                    const HostValues& H, double eps_h,
                     const std::vector<std::string>& pollutants, FieldMap& out);
 
 /// How a run's outputs end: the run reached time.end, or it stopped early (a signal,

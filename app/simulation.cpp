@@ -59,6 +59,22 @@
 
 namespace shwa::app {
 
+std::vector<double> Collective::gather(std::vector<double> owned, const Grid& block) {
+  if (ranks() == 1) return owned;
+  std::vector<double> whole(root() ? std::size_t(block.nx_global) * std::size_t(block.ny_global) : 0);
+  gather(owned.data(), block, whole.data());
+  return whole;
+}
+
+void Collective::gather(const HostValues& owned, const Grid& block, HostValues& whole) {
+  if (root()) resize_for_overwrite(whole, std::size_t(block.nx_global) * std::size_t(block.ny_global));
+  gather(owned.data(), block, root() ? whole.data() : nullptr);
+}
+
+void SingleRank::gather(const double* owned, const Grid& block, double* whole) {
+  std::copy(owned, owned + block.owned_cells(), whole);
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -185,8 +201,8 @@ class BlockRun {
   // the block's conserved fields and bottom on the host, and (where the host cannot read the
   // device) a device buffer of a field's owned cells.
   Frame frame_;
-  std::vector<double> host_h_, host_qx_, host_qy_, host_H_;
-  std::vector<std::vector<double>> host_hc_;
+  HostValues host_h_, host_qx_, host_qy_, host_H_;
+  std::vector<HostValues> host_hc_;
   OwnedStage<Field<E>> stage_;
   int px_ = 1, py_ = 1;
   std::string transport_ = "none";
@@ -427,12 +443,18 @@ const Frame& BlockRun<E>::frame(int index) {
   copy_s_ = 0;
   add_seconds(copy_s_, [&] {
     const Conserved<E>& w = solver_.state();
+    const std::size_t n = std::size_t(block_.owned_cells());
+    host_hc_.resize(std::size_t(w.ntracers));
+    for (HostValues* v : {&host_h_, &host_qx_, &host_qy_}) resize_for_overwrite(*v, n);
+    for (HostValues& v : host_hc_) resize_for_overwrite(v, n);
     owned_to_host(w.h, block_, host_h_, stage_);
     owned_to_host(w.qx, block_, host_qx_, stage_);
     owned_to_host(w.qy, block_, host_qy_, stage_);
-    host_hc_.resize(std::size_t(w.ntracers));
     for (int p = 0; p < w.ntracers; ++p) owned_to_host(w.hc[p], block_, host_hc_[std::size_t(p)], stage_);
-    if (host_H_.empty()) owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);  // the bottom does not change
+    if (host_H_.empty()) {  // the bottom does not change
+      resize_for_overwrite(host_H_, n);
+      owned_to_host(solver_.bathymetry(), block_, host_H_, stage_);
+    }
   });
   derived_fields(host_h_, host_qx_, host_qy_, host_hc_, host_H_, cfg_.params.eps_h, cfg_.pollutants, f.local);
   gather_whole(f);
@@ -443,7 +465,7 @@ const Frame& BlockRun<E>::frame(int index) {
 template <class E>
 void BlockRun<E>::gather_whole(Frame& f) {
   if (coll_.ranks() == 1) return;
-  std::vector<double> none;  // what ranks other than the root gather
+  HostValues none;  // what ranks other than the root gather into: nothing
   for (const auto& [name, v] : f.local) coll_.gather(v, block_, coll_.root() ? f.global[name] : none);
 }
 
@@ -454,12 +476,12 @@ void BlockRun<E>::gather_whole(Frame& f) {
 template <class E>
 Frame BlockRun<E>::maxima_frame() {
   settle_maxima();
-  std::vector<std::vector<double>> spare;
+  std::vector<HostValues> spare;
   for (auto& field : frame_.local) spare.push_back(std::move(field.second));
-  for (std::vector<double>* v : {&host_h_, &host_qx_, &host_qy_}) spare.push_back(std::move(*v));
-  for (std::vector<double>& v : host_hc_) spare.push_back(std::move(v));
+  for (HostValues* v : {&host_h_, &host_qx_, &host_qy_}) spare.push_back(std::move(*v));
+  for (HostValues& v : host_hc_) spare.push_back(std::move(v));
   frame_ = Frame();
-  host_h_ = host_qx_ = host_qy_ = std::vector<double>();
+  host_h_ = host_qx_ = host_qy_ = HostValues();
   host_hc_.clear();
   Frame f;
   describe(f, -1);
@@ -472,7 +494,11 @@ Frame BlockRun<E>::maxima_frame() {
   copy_s_ = 0;
   add_seconds(copy_s_, [&] {
     const Grid mg = unpadded(block_);
-    for (const auto& map : maxima_maps()) owned_to_host(map.second, mg, f.local[map.first], stage_);
+    for (const auto& map : maxima_maps()) {
+      HostValues& v = f.local[map.first];
+      resize_for_overwrite(v, std::size_t(mg.owned_cells()));
+      owned_to_host(map.second, mg, v, stage_);
+    }
   });
   for (const std::string& p : cfg_.pollutants)
     for (double& t : f.local[pollutant_field("arrival", p)])
@@ -528,8 +554,8 @@ void BlockRun<E>::compare_with_exact() {
   const Frame& f = frame(0);
   if (!coll_.root()) return;
   const Domain& g = cfg_.grid;
-  const std::vector<double>& h = f.whole("h");
-  const std::vector<double>& u = f.whole("u");
+  const HostValues& h = f.whole("h");
+  const HostValues& u = f.whole("u");
   double l1 = 0, linf = 0, uinf = 0;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "host_values.hpp"
 #include "summary.hpp"
 
 #include "io/vtk.hpp"
@@ -50,16 +51,15 @@ class Collective {
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
   bool root() const { return rank() == 0; }
-  /// The whole grid into `whole` on the root, from each rank's owned cells (row-major); `whole` is
-  /// left as it is elsewhere.
-  virtual void gather(const std::vector<double>& owned, const Grid& block, std::vector<double>& whole) = 0;
+  /// The whole grid into `whole` on the root (block.nx_global * block.ny_global values, every one
+  /// written), from each rank's owned cells at `owned` (row-major, block.owned_cells() of them);
+  /// `whole` is not used elsewhere.
+  virtual void gather(const double* owned, const Grid& block, double* whole) = 0;
   /// The whole grid on the root, empty elsewhere: with one rank, `owned` itself.
-  std::vector<double> gather(std::vector<double> owned, const Grid& block) {
-    if (ranks() == 1) return owned;
-    std::vector<double> whole;
-    gather(owned, block, whole);
-    return whole;
-  }
+  std::vector<double> gather(std::vector<double> owned, const Grid& block);
+  /// The whole grid into `whole` on the root (its storage kept where it has the grid's size);
+  /// `whole` is left as it is elsewhere.
+  void gather(const HostValues& owned, const Grid& block, HostValues& whole);
   /// This block's owned cells of a whole-grid field that the root holds (restart).
   virtual std::vector<double> scatter(const std::vector<double>& global, const Grid& block) = 0;
   /// Every rank's block, on the root.
@@ -97,7 +97,7 @@ class SingleRank final : public Collective {
   int rank() const override { return 0; }
   int ranks() const override { return 1; }
   using Collective::gather;
-  void gather(const std::vector<double>& owned, const Grid&, std::vector<double>& whole) override { whole = owned; }
+  void gather(const double* owned, const Grid& block, double* whole) override;
   std::vector<double> scatter(const std::vector<double>& global, const Grid&) override { return global; }
   std::vector<Extent> pieces(const Extent& mine) override { return {mine}; }
   void broadcast(std::vector<double>&) override {}

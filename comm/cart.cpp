@@ -151,13 +151,18 @@ void report_on_root(MPI_Comm comm, const std::string& message) {
   std::fflush(stderr);
 }
 
-std::vector<double> gather_to_root(const CartDecomposition& cart,
-                                   const std::vector<double>& owned) {
+std::vector<double> gather_to_root(const CartDecomposition& cart, const std::vector<double>& owned) {
   const Grid& g = cart.grid();
-  if (owned.size() != size_t(g.owned_cells()))
-    throw std::invalid_argument("gather_to_root: " + std::to_string(owned.size()) +
-                                " values for a block of " + std::to_string(g.owned_cells()) +
-                                " cells");
+  std::vector<double> out(cart.rank() == 0 ? std::size_t(g.nx_global) * std::size_t(g.ny_global) : 0);
+  gather_to_root(cart, owned.data(), owned.size(), out.data());
+  return out;
+}
+
+void gather_to_root(const CartDecomposition& cart, const double* owned, std::size_t n, double* whole) {
+  const Grid& g = cart.grid();
+  if (n != size_t(g.owned_cells()))
+    throw std::invalid_argument("gather_to_root: " + std::to_string(n) + " values for a block of " +
+                                std::to_string(g.owned_cells()) + " cells");
   const std::int64_t total = std::int64_t(g.nx_global) * g.ny_global;
   if (total > INT_MAX)
     throw std::invalid_argument("gather_to_root: grid too large for MPI_Gatherv");
@@ -175,18 +180,15 @@ std::vector<double> gather_to_root(const CartDecomposition& cart,
     }
     packed.resize(size_t(total));
   }
-  SHWA_MPI_CHECK(MPI_Gatherv(owned.data(), int(owned.size()), MPI_DOUBLE, packed.data(),
-                             counts.data(), displs.data(), MPI_DOUBLE, 0, cart.comm()));
-  if (!root) return {};
-  std::vector<double> out(static_cast<size_t>(total));
+  SHWA_MPI_CHECK(MPI_Gatherv(owned, int(n), MPI_DOUBLE, packed.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+                             cart.comm()));
+  if (!root) return;
   for (int r = 0; r < cart.size(); ++r) {
     const Grid b = cart.grid_of(r);
     const double* src = packed.data() + displs[size_t(r)];
     for (int j = 0; j < b.ny; ++j)
-      std::copy(src + size_t(j) * b.nx, src + size_t(j + 1) * b.nx,
-                out.begin() + (std::int64_t(b.joff + j) * g.nx_global + b.ioff));
+      std::copy(src + size_t(j) * b.nx, src + size_t(j + 1) * b.nx, whole + (std::int64_t(b.joff + j) * g.nx_global + b.ioff));
   }
-  return out;
 }
 
 std::vector<double> scatter_from_root(const CartDecomposition& cart, const std::vector<double>& global) {

@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -100,6 +101,9 @@ void report_on_root(MPI_Comm comm, const std::string& message);
 /// row-major (j * nx_global + i, j = 0 the southern row). `owned` is this rank's block, row-major
 /// (j * nx + i). Other ranks get an empty vector. Collective.
 std::vector<double> gather_to_root(const CartDecomposition& cart, const std::vector<double>& owned);
+/// The same into `whole` (nx_global * ny_global values, every one written) on rank 0, from the n
+/// values at `owned` (this rank's owned cells); `whole` is not used on other ranks. Collective.
+void gather_to_root(const CartDecomposition& cart, const double* owned, std::size_t n, double* whole);
 
 /// This rank's owned cells (row-major, j * nx + i) of the global array that rank 0 of the
 /// decomposition holds (row-major, j * nx_global + i; ignored on the other ranks). Collective.

@@ -109,6 +109,10 @@ std::vector<double> World::gather(const std::vector<double>& owned) const {
   return gather_to_root(decomposition("gather"), owned);
 }
 
+void World::gather(const double* owned, std::size_t n, double* whole) const {
+  gather_to_root(decomposition("gather"), owned, n, whole);
+}
+
 std::vector<double> World::scatter(const std::vector<double>& global) const {
   return scatter_from_root(decomposition("scatter"), global);
 }

@@ -97,6 +97,9 @@ class World {
   /// Built from a CartDecomposition only (else std::logic_error). The whole grid on the root,
   /// row-major, from each rank's owned cells (row-major); empty elsewhere. Collective.
   std::vector<double> gather(const std::vector<double>& owned) const;
+  /// The same into `whole` (the whole grid's values, every one written) on the root, from the n
+  /// values at `owned`; `whole` is not used elsewhere. Collective.
+  void gather(const double* owned, std::size_t n, double* whole) const;
   /// Built from a CartDecomposition only (else std::logic_error). This rank's owned cells
   /// (row-major) of a whole-grid array that the root holds (row-major; ignored elsewhere).
   /// Collective.

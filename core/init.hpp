@@ -97,9 +97,10 @@ struct PackOwned {
 /// The owned cells of a field copied into `out` (resized; its storage reused), row-major (j * nx + i,
 /// j = 0 the southern row), by a kernel of the field's execution space: into `out` itself where
 /// that space can write host memory, else into `stage` (made, or made again, to the block's
-/// extents), which one copy brings into `out`.
-template <class View>
-void owned_to_host(const View& f, const Grid& g, std::vector<double>& out, OwnedStage<View>& stage) {
+/// extents), which one copy brings into `out`. Every value of `out` is written, so a vector whose
+/// allocator leaves new values unset may come in at any size.
+template <class View, class Alloc>
+void owned_to_host(const View& f, const Grid& g, std::vector<double, Alloc>& out, OwnedStage<View>& stage) {
   using Space = typename View::execution_space;
   out.resize(size_t(g.nx) * g.ny);
   using Out = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;

@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -127,8 +128,8 @@ TEST_CASE("formats: this build's table decides what a deck may ask for", "[app][
 TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, films below eps_h too",
           "[app][formats]") {
   // A wet cell, a film of 1e-5 m (below eps_h = 1e-3) holding c = 0.5, a cell without water.
-  const std::vector<double> h = {2.0, 1e-5, 0.0}, qx = {1.0, 1e-6, 0.0}, qy = {0.0, 0.0, 0.0},
-                            hc = {1.0, 0.5e-5, 0.0}, H = {1.0, 1.0, 1.0};
+  const shwa::app::HostValues h = {2.0, 1e-5, 0.0}, qx = {1.0, 1e-6, 0.0}, qy = {0.0, 0.0, 0.0},
+                             hc = {1.0, 0.5e-5, 0.0}, H = {1.0, 1.0, 1.0};
   shwa::app::FieldMap f;
   shwa::app::derived_fields(h, qx, qy, {hc}, H, 1e-3, {""}, f);
   CHECK(f.at("c")[0] == 0.5);
@@ -143,7 +144,7 @@ TEST_CASE("formats: every output gives c = hc / h wherever a cell holds water, f
   CHECK(f.size() == shwa::app::output_fields().size());
 
   // Named pollutants: one c_NAME a pollutant, each from its own hc; the rest as before.
-  const std::vector<double> hc2 = {4.0, 0.0, 0.0};
+  const shwa::app::HostValues hc2 = {4.0, 0.0, 0.0};
   shwa::app::FieldMap g;
   shwa::app::derived_fields(h, qx, qy, {hc, hc2}, H, 1e-3, {"oil", "salt"}, g);
   CHECK(g.count("c") == 0);
@@ -161,7 +162,7 @@ TEST_CASE("formats: the derived fields of a large block are every cell's, whatev
   // 300 000 cells: shared out over the threads a writer may use (several where the machine has
   // several cores), each cell's values must be its own, from the field's formula.
   const std::size_t n = 300000;
-  std::vector<double> h(n), qx(n), qy(n), hc(n), hc2(n), H(n);
+  shwa::app::HostValues h(n), qx(n), qy(n), hc(n), hc2(n), H(n);
   for (std::size_t k = 0; k < n; ++k) {
     h[k] = k % 5 == 0 ? 0.0 : 0.001 * double(k % 1000);
     qx[k] = std::sin(double(k)) * h[k];
@@ -171,13 +172,13 @@ TEST_CASE("formats: the derived fields of a large block are every cell's, whatev
     H[k] = 1.0 + 1e-6 * double(k);
   }
   shwa::app::FieldMap f;
-  f["h"] = std::vector<double>(17, -1.0);  // storage of another size, as a frame before may leave
+  f["h"] = shwa::app::HostValues(17, -1.0);  // storage of another size, as a frame before may leave
   shwa::app::derived_fields(h, qx, qy, {hc, hc2}, H, 1e-3, {"oil", "salt"}, f);
   for (const shwa::app::RunField& field : shwa::app::run_fields(shwa::app::output_field_names(), {"oil", "salt"})) {
     INFO(field.name);
-    const std::vector<double>& v = f.at(field.name);
+    const shwa::app::HostValues& v = f.at(field.name);
     REQUIRE(v.size() == n);
-    const std::vector<double>& c = field.pollutant == 1 ? hc2 : hc;
+    const shwa::app::HostValues& c = field.pollutant == 1 ? hc2 : hc;
     std::size_t wrong = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const double want = field.info->value(shwa::app::CellValues{h[k], qx[k], qy[k], c[k], H[k], 1e-3});
@@ -185,6 +186,33 @@ TEST_CASE("formats: the derived fields of a large block are every cell's, whatev
     }
     CHECK(wrong == 0);
   }
+}
+
+TEST_CASE("formats: an output's host arrays are shared over the threads whole, and zeroed when made anew",
+          "[app][formats]") {
+  // for_cell_runs covers [0, n) once, in runs that start where the last ended, for n below, at and
+  // above the size from which it takes several threads.
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(65535), std::size_t(3 * 65536 + 7)}) {
+    INFO(n);
+    std::vector<int> hits(n, 0);
+    shwa::app::for_cell_runs(n, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t k = begin; k < end; ++k) ++hits[k];
+    });
+    CHECK(std::count(hits.begin(), hits.end(), 1) == std::ptrdiff_t(n));
+  }
+  // A size it did not have: new storage, every value zero. Its own size: storage and values kept.
+  shwa::app::HostValues v(17, -1.0);
+  const std::size_t n = 300001;
+  shwa::app::resize_for_overwrite(v, n);
+  REQUIRE(v.size() == n);
+  CHECK(std::count(v.begin(), v.end(), 0.0) == std::ptrdiff_t(n));
+  v[n - 1] = 2.5;
+  const double* storage = v.data();
+  shwa::app::resize_for_overwrite(v, n);
+  CHECK(v.data() == storage);
+  CHECK(v[n - 1] == 2.5);
+  shwa::app::resize_for_overwrite(v, 5);
+  CHECK(v == shwa::app::HostValues(5, 0.0));
 }
 
 TEST_CASE("formats: the progress line never prints an overflowed time left", "[app][formats]") {

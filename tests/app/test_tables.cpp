@@ -163,8 +163,8 @@ TEST_CASE("tables: every entry is documented, and built by its own code", "[app]
 }
 
 TEST_CASE("tables: the fields of a frame are the table's, computed by its entries", "[app][tables]") {
-  const std::vector<double> h = {2.0, 1e-4, 0.0}, qx = {1.0, 1e-6, 0.0}, qy = {-3.0, 0.0, 0.0},
-                            hc = {0.5, 0.5e-4, 0.0}, H = {1.5, 1.0, -1.0};
+  const HostValues h = {2.0, 1e-4, 0.0}, qx = {1.0, 1e-6, 0.0}, qy = {-3.0, 0.0, 0.0},
+                   hc = {0.5, 0.5e-4, 0.0}, H = {1.5, 1.0, -1.0};
   FieldMap f;
   derived_fields(h, qx, qy, {hc}, H, 1e-3, {""}, f);
   std::vector<std::string> names;

@@ -1,0 +1,71 @@
+// shwa/app/host_values.hpp — the host arrays of an output (a block's or the grid's cells), and
+// passes over cells shared by every CPU of the run.
+//
+// std::vector<double>::resize zeroes new storage on the calling thread. For arrays of hundreds of
+// MB that is the kernel handing out and zeroing fresh pages one fault at a time on that one thread,
+// while the run's other CPUs idle: a 25.5 M-cell deck's first frame spent seconds so.
+// HostValues leaves new values unset (its allocator default-initialises them),
+// and resize_for_overwrite gives them storage zeroed by every CPU of the run at once.
+#pragma once
+
+#include "affinity.hpp"
+#include "io/threads.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace shwa::app {
+
+/// std::allocator, except that a value constructed without arguments is default-initialised: a
+/// double made by resize or the size constructor is left unset instead of zeroed.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() noexcept = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// A host array of cells' values (an output's fields: Frame, the block's fields on the host).
+using HostValues = std::vector<double, DefaultInitAllocator<double>>;
+
+/// Calls run(begin, end) on contiguous runs of [0, n) that together cover it once, each on a thread
+/// of its own (the run's CPUs, app/affinity.hpp): runs of at least 64 Ki cells, where a thread costs
+/// less than what it takes over. Returns when all have.
+template <class Run>
+void for_cell_runs(std::size_t n, Run&& run) {
+  const std::size_t threads = std::min<std::size_t>(std::size_t(process_cpu_count()), std::max<std::size_t>(n / 65536, 1));
+  io::run_on_threads(io::Workers{int(threads), use_process_cpus}, [&](int w) {
+    run(n * std::size_t(w) / threads, n * std::size_t(w + 1) / threads);
+  });
+}
+
+/// `v` with n values, for a pass that then writes them all. Where its size was another, the old
+/// storage is freed first and the new one zeroed by every CPU of the run at once (each faulting in
+/// its own pages); where it was n already, storage and values stay as they were.
+inline void resize_for_overwrite(HostValues& v, std::size_t n) {
+  if (v.size() == n) return;
+  v = HostValues();
+  v.resize(n);
+  double* const p = v.data();
+  for_cell_runs(n, [p](std::size_t begin, std::size_t end) { std::fill(p + begin, p + end, 0.0); });
+}
+
+}  // namespace shwa::app
