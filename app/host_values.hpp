@@ -4,47 +4,23 @@
 // std::vector<double>::resize zeroes new storage on the calling thread. For arrays of hundreds of
 // MB that is the kernel handing out and zeroing fresh pages one fault at a time on that one thread,
 // while the run's other CPUs idle: a 25.5 M-cell deck's first frame spent seconds so.
-// HostValues leaves new values unset (its allocator default-initialises them),
-// and resize_for_overwrite gives them storage zeroed by every CPU of the run at once.
+// HostValues leaves new values unset (io/host_array.hpp), and resize_for_overwrite gives them
+// storage zeroed by every CPU of the run at once.
 #pragma once
 
 #include "affinity.hpp"
+#include "io/host_array.hpp"
 #include "io/threads.hpp"
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
-#include <new>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace shwa::app {
 
-/// std::allocator, except that a value constructed without arguments is default-initialised: a
-/// double made by resize or the size constructor is left unset instead of zeroed.
-template <class T>
-struct DefaultInitAllocator : std::allocator<T> {
-  using value_type = T;
-  template <class U>
-  struct rebind {
-    using other = DefaultInitAllocator<U>;
-  };
-  DefaultInitAllocator() noexcept = default;
-  template <class U>
-  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
-/// A host array of cells' values (an output's fields: Frame, the block's fields on the host).
-using HostValues = std::vector<double, DefaultInitAllocator<double>>;
+/// A host array of cells' values (an output's fields: Frame, the block's fields on the host, a
+/// checkpoint's arrays).
+using HostValues = io::HostArray<double>;
 
 /// Calls run(begin, end) on contiguous runs of [0, n) that together cover it once, each on a thread
 /// of its own (the run's CPUs, app/affinity.hpp): runs of at least 64 Ki cells, where a thread costs

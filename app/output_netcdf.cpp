@@ -34,7 +34,7 @@ io::NetcdfLayout layout(const RunConfig& cfg) {
 class NetcdfOutput final : public OutputFormat {
  public:
   // Only the root rank holds the file (it writes gathered fields).
-  NetcdfOutput(const RunConfig& cfg, ResumeFrom resume, const std::vector<double>& H, bool root)
+  NetcdfOutput(const RunConfig& cfg, ResumeFrom resume, const HostValues& H, bool root)
       : fields_(run_field_names(cfg.out.fields, cfg.pollutants)), maxima_(maxima_names(cfg.pollutants)) {
     if (!root) return;
     const std::string path = cfg.out.dir + "/shwa.nc";
@@ -71,7 +71,7 @@ std::size_t netcdf_resumable_records(const RunConfig& cfg, double up_to) {
 }
 
 std::unique_ptr<OutputFormat> make_netcdf_output(const RunConfig& cfg, ResumeFrom resume,
-                                                 const std::vector<double>& H_global) {
+                                                 const HostValues& H_global) {
   return std::make_unique<NetcdfOutput>(cfg, resume, H_global, !H_global.empty());
 }
 

@@ -93,10 +93,10 @@ void derived_fields(const HostValues& h, const HostValues& qx, const HostValues&
 const std::vector<OutputFormatInfo>& output_formats() {
   static const std::vector<OutputFormatInfo> table = {
       {"vtk", "VTK image data (vtk/*.vti, shwa.pvd; ParaView)", true, "", true,
-       [](const RunConfig& cfg, ResumeFrom resume, const std::vector<double>&) { return make_vtk_output(cfg, resume); }},
+       [](const RunConfig& cfg, ResumeFrom resume, const HostValues&) { return make_vtk_output(cfg, resume); }},
 #if SHWA_HAVE_NETCDF
       {"netcdf", "CF NetCDF (shwa.nc)", true, "", false,
-       [](const RunConfig& cfg, ResumeFrom resume, const std::vector<double>& H) {
+       [](const RunConfig& cfg, ResumeFrom resume, const HostValues& H) {
          return make_netcdf_output(cfg, resume, H);
        }},
 #else
@@ -104,10 +104,10 @@ const std::vector<OutputFormatInfo>& output_formats() {
        false, nullptr},
 #endif
       {"asc", "ESRI ASCII grids (asc/*.asc)", true, "", false,
-       [](const RunConfig& cfg, ResumeFrom, const std::vector<double>&) { return make_asc_output(cfg); }},
+       [](const RunConfig& cfg, ResumeFrom, const HostValues&) { return make_asc_output(cfg); }},
 #if SHWA_HAVE_PNG
       {"png", "PNG quicklooks (png/*.png)", true, "", true,
-       [](const RunConfig& cfg, ResumeFrom, const std::vector<double>& H) { return make_png_output(cfg, !H.empty()); }},
+       [](const RunConfig& cfg, ResumeFrom, const HostValues& H) { return make_png_output(cfg, !H.empty()); }},
 #else
       {"png", "PNG quicklooks (png/*.png)", false, "install libpng-dev, then reconfigure and rebuild shwa", true,
        nullptr},
@@ -146,7 +146,7 @@ std::vector<std::string> read_output_formats(io::Deck& d, const std::vector<Outp
 }
 
 std::vector<std::unique_ptr<OutputFormat>> make_outputs(const RunConfig& cfg, ResumeFrom resume,
-                                                        const std::vector<double>& H_global) {
+                                                        const HostValues& H_global) {
   std::vector<std::unique_ptr<OutputFormat>> out;
   for (const std::string& name : cfg.out.formats)
     for (const OutputFormatInfo& f : output_formats())

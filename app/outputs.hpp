@@ -127,7 +127,7 @@ std::unique_ptr<OutputFormat> make_asc_output(const RunConfig& cfg);
 std::unique_ptr<OutputFormat> make_vtk_output(const RunConfig& cfg, ResumeFrom resume);
 #if SHWA_HAVE_NETCDF
 std::unique_ptr<OutputFormat> make_netcdf_output(const RunConfig& cfg, ResumeFrom resume,
-                                                 const std::vector<double>& H_global);
+                                                 const HostValues& H_global);
 /// The records of OUTPUT_DIR/shwa.nc that a restart at `up_to` keeps, checked whole and in
 /// increasing time (io::NetcdfWriter::resumable_records); writes nothing.
 std::size_t netcdf_resumable_records(const RunConfig& cfg, double up_to);
@@ -140,7 +140,7 @@ std::unique_ptr<OutputFormat> make_png_output(const RunConfig& cfg, bool root);
 /// A format's writer for a run: the configuration, where a restart resumes, and the bottom depth
 /// of the whole grid (on the root rank; empty elsewhere).
 using OutputFactory = std::unique_ptr<OutputFormat> (*)(const RunConfig& cfg, ResumeFrom resume,
-                                                        const std::vector<double>& H_global);
+                                                        const HostValues& H_global);
 
 /// An output format of output.formats, and whether this build has it.
 struct OutputFormatInfo {
@@ -164,7 +164,7 @@ std::vector<std::string> read_output_formats(io::Deck& d, const std::vector<Outp
 
 /// The writers of cfg.out.formats, in the order listed.
 std::vector<std::unique_ptr<OutputFormat>> make_outputs(const RunConfig& cfg, ResumeFrom resume,
-                                                        const std::vector<double>& H_global);
+                                                        const HostValues& H_global);
 
 /// "0007": the output index as file names spell it.
 std::string frame_tag(int index);

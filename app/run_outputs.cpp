@@ -43,7 +43,7 @@ void RunOutputs::check_start_over() const {
                           " to remove shwa's files there first (other files stay)");
 }
 
-void RunOutputs::open(ResumeFrom resume, const std::vector<double>& H_global) {
+void RunOutputs::open(ResumeFrom resume, const HostValues& H_global) {
   const OutputConfig& out = cfg_.out;
   coll_.collectively([&] {
     if (coll_.root()) {

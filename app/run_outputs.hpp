@@ -42,7 +42,7 @@ class RunOutputs {
   /// before the lock too, so that a refused run creates no lock file. Then opens the writers of
   /// the formats and gauges.csv (from `resume` on a restart; `H_global`: the bottom of the whole
   /// grid, on the root).
-  void open(ResumeFrom resume, const std::vector<double>& H_global);
+  void open(ResumeFrom resume, const HostValues& H_global);
 
   /// Whether the run writes frames: it has output formats.
   bool writes_frames() const { return !formats_.empty(); }

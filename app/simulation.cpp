@@ -59,10 +59,10 @@
 
 namespace shwa::app {
 
-std::vector<double> Collective::gather(std::vector<double> owned, const Grid& block) {
+HostValues Collective::gather(HostValues owned, const Grid& block) {
   if (ranks() == 1) return owned;
-  std::vector<double> whole(root() ? std::size_t(block.nx_global) * std::size_t(block.ny_global) : 0);
-  gather(owned.data(), block, whole.data());
+  HostValues whole;
+  gather(owned, block, whole);
   return whole;
 }
 
@@ -98,16 +98,23 @@ Grid unpadded(Grid g) {
   return g;
 }
 
-/// A whole-grid array of the run's precision for a checkpoint.
-std::variant<std::vector<double>, std::vector<float>> in_run_precision(std::vector<double>&& v) {
+/// A whole-grid array of the run's precision for a checkpoint (converted on every CPU of the run).
+std::variant<io::HostArray<double>, io::HostArray<float>> in_run_precision(HostValues&& v) {
   if (sizeof(Real) == sizeof(double)) return std::move(v);
-  return std::vector<float>(v.begin(), v.end());
+  io::HostArray<float> f(v.size());
+  for_cell_runs(v.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) f[k] = float(v[k]);
+  });
+  return f;
 }
 
 /// A checkpoint array as doubles (exact: the values are of the run's precision).
 std::vector<double> as_doubles(const io::Checkpoint& c, const std::string& name) {
-  if (sizeof(Real) == sizeof(double)) return c.doubles(name);
-  const std::vector<float>& f = c.floats(name);
+  if (sizeof(Real) == sizeof(double)) {
+    const io::HostArray<double>& d = c.doubles(name);
+    return std::vector<double>(d.begin(), d.end());
+  }
+  const io::HostArray<float>& f = c.floats(name);
   return std::vector<double>(f.begin(), f.end());
 }
 
@@ -156,8 +163,9 @@ class BlockRun {
   void flush_gauges();
   // Outputs and checkpoints.
   // A field's owned cells on the root, through the output's device buffer (stage_).
-  std::vector<double> gather(const Field<E>& f, const Grid& g) {
-    std::vector<double> owned;
+  HostValues gather(const Field<E>& f, const Grid& g) {
+    HostValues owned;
+    resize_for_overwrite(owned, std::size_t(g.owned_cells()));
     owned_to_host(f, g, owned, stage_);
     return coll_.gather(std::move(owned), g);
   }
@@ -196,7 +204,7 @@ class BlockRun {
   GaugeBuffer<E> gauge_buffer_;
   std::vector<bool> gauge_here_;  // gauge k lies in this block
   RunOutputs outputs_;
-  std::vector<double> H_global_;  // on the root
+  HostValues H_global_;  // on the root
   // The buffers of an output, kept from one to the next (resources.hpp counts them): the frame,
   // the block's conserved fields and bottom on the host, and (where the host cannot read the
   // device) a device buffer of a field's owned cells.

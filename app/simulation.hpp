@@ -56,7 +56,7 @@ class Collective {
   /// `whole` is not used elsewhere.
   virtual void gather(const double* owned, const Grid& block, double* whole) = 0;
   /// The whole grid on the root, empty elsewhere: with one rank, `owned` itself.
-  std::vector<double> gather(std::vector<double> owned, const Grid& block);
+  HostValues gather(HostValues owned, const Grid& block);
   /// The whole grid into `whole` on the root (its storage kept where it has the grid's size);
   /// `whole` is left as it is elsewhere.
   void gather(const HostValues& owned, const Grid& block, HostValues& whole);

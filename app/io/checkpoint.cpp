@@ -91,12 +91,12 @@ Crc32Tables make_crc32_tables() {
 const Crc32Tables kCrc32 = make_crc32_tables();
 
 template <class T>
-const std::vector<T>& array_of(const Checkpoint& c, const std::string& name, const char* kind) {
+const HostArray<T>& array_of(const Checkpoint& c, const std::string& name, const char* kind) {
   const auto it = c.arrays.find(name);
   if (it == c.arrays.end()) throw InputError("checkpoint has no array " + quote(name));
-  if (!std::holds_alternative<std::vector<T>>(it->second))
+  if (!std::holds_alternative<HostArray<T>>(it->second))
     throw InputError("checkpoint array " + quote(name) + " is not of " + kind);
-  return std::get<std::vector<T>>(it->second);
+  return std::get<HostArray<T>>(it->second);
 }
 
 }  // namespace
@@ -117,11 +117,11 @@ std::uint32_t crc32(const void* data, std::size_t n, std::uint32_t crc) {
   return ~crc;
 }
 
-const std::vector<double>& Checkpoint::doubles(const std::string& name) const {
+const HostArray<double>& Checkpoint::doubles(const std::string& name) const {
   return array_of<double>(*this, name, "doubles");
 }
 
-const std::vector<float>& Checkpoint::floats(const std::string& name) const {
+const HostArray<float>& Checkpoint::floats(const std::string& name) const {
   return array_of<float>(*this, name, "floats");
 }
 
@@ -255,8 +255,10 @@ Checkpoint read_checkpoint(const std::string& path, const Workers& workers) {
       if (bytes > total * kMostInflation) throw corrupt();
       p = reinterpret_cast<const unsigned char*>(r.take(std::size_t(total)));
     }
-    std::vector<double> v8(width == 8 ? count : 0);
-    std::vector<float> v4(width == 4 ? count : 0);
+    // Unset until filled whole below (or the file refused): its pages are first written by the
+    // copy or the inflating workers, not zeroed here.
+    HostArray<double> v8(width == 8 ? count : 0);
+    HostArray<float> v4(width == 4 ? count : 0);
     void* out = width == 8 ? static_cast<void*>(v8.data()) : static_cast<void*>(v4.data());
     if (encoding == kRaw) {
       if (bytes > 0) std::memcpy(out, p, std::size_t(bytes));

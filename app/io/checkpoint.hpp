@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "io/host_array.hpp"
 #include "io/threads.hpp"
 
 namespace shwa::io {
@@ -32,12 +33,13 @@ struct Checkpoint {
   double time = 0;
   std::int64_t step = 0;
   std::map<std::string, std::string> metadata;
-  std::map<std::string, std::variant<std::vector<double>, std::vector<float>>> arrays;
+  // Arrays of the grid's cells (row-major) in the run's precision; read ones are filled whole.
+  std::map<std::string, std::variant<HostArray<double>, HostArray<float>>> arrays;
 
   // The array `name`; throws InputError "checkpoint has no array 'name'" or "... is not of
   // doubles/floats".
-  const std::vector<double>& doubles(const std::string& name) const;
-  const std::vector<float>& floats(const std::string& name) const;
+  const HostArray<double>& doubles(const std::string& name) const;
+  const HostArray<float>& floats(const std::string& name) const;
 };
 
 struct CheckpointEncoding {

@@ -104,8 +104,8 @@ TEST_CASE("restart check: impossible checkpoint headers are refused", "[restart_
   c.nx = 9;
   CHECK(verdict(c, cfg) == "ck.shck: the checkpoint's grid is 9 x 4, the deck's 8 x 4");
   c = good;
-  c.arrays["h"] = std::vector<double>(32, 1.0);
-  c.arrays["qx"] = std::vector<double>(31, 0.0);
+  c.arrays["h"] = shwa::io::HostArray<double>(32, 1.0);
+  c.arrays["qx"] = shwa::io::HostArray<double>(31, 0.0);
   CHECK(verdict(c, cfg) == "ck.shck: impossible checkpoint: its array 'qx' holds 31 values, its grid 32 cells");
 }
 

@@ -13,6 +13,7 @@
 #include "io_test_util.hpp"
 
 using shwa::io::Checkpoint;
+using shwa::io::HostArray;
 using shwa::io::InputError;
 using shwa::io::read_checkpoint;
 using shwa::io::write_checkpoint;
@@ -30,9 +31,9 @@ Checkpoint sample() {
   c.time = 1.0 / 3;
   c.step = 1234567890123;
   c.metadata = {{"deck", "estuary.toml"}, {"version", "0.1.0"}, {"empty", ""}};
-  c.arrays["h"] = std::vector<double>{1, 2, 3, 4, 5, std::nan("")};
-  c.arrays["c"] = std::vector<float>{0.5f, 1e-40f, -0.0f, 4, 5, 6};
-  c.arrays["none"] = std::vector<double>{};
+  c.arrays["h"] = HostArray<double>{1, 2, 3, 4, 5, std::nan("")};
+  c.arrays["c"] = HostArray<float>{0.5f, 1e-40f, -0.0f, 4, 5, 6};
+  c.arrays["none"] = HostArray<double>{};
   return c;
 }
 
@@ -62,7 +63,7 @@ TEST_CASE("checkpoint: round trip", "[io][checkpoint]") {
   REQUIRE(h.size() == 6);
   CHECK(std::vector<double>(h.begin(), h.end() - 1) == std::vector<double>{1, 2, 3, 4, 5});
   CHECK(std::isnan(h[5]));
-  CHECK(c.floats("c") == std::get<std::vector<float>>(sample().arrays["c"]));
+  CHECK(c.floats("c") == std::get<HostArray<float>>(sample().arrays["c"]));
   CHECK(std::signbit(c.floats("c")[2]));
   CHECK(c.doubles("none").empty());
   CHECK_THROWS_WITH(c.doubles("q"), "checkpoint has no array \"q\"");
@@ -141,7 +142,7 @@ TEST_CASE("checkpoint: a version 1 file (raw arrays, its CRC over the whole) is 
   CHECK(c.step == sample().step);
   CHECK(c.time == 1.0 / 3);
   CHECK(c.metadata == sample().metadata);
-  CHECK(c.floats("c") == std::get<std::vector<float>>(sample().arrays["c"]));
+  CHECK(c.floats("c") == std::get<HostArray<float>>(sample().arrays["c"]));
   CHECK(std::isnan(c.doubles("h")[5]));
   TempDir dir;
   std::string bad = slurp(shwa::io::test::data_file("checkpoint_v1.shck"));
@@ -155,11 +156,11 @@ TEST_CASE("checkpoint: compressed arrays read back bit for bit; a forged block i
   Checkpoint c = sample();
   // 1.5 Mi doubles (12 MiB: 12 blocks) of land (zeros) and water, and 0.3 Mi floats (2 blocks,
   // the last short); a NaN and a signed zero among them.
-  std::vector<double> h(1536 * 1024);
+  HostArray<double> h(1536 * 1024);
   for (std::size_t k = 0; k < h.size(); ++k) h[k] = k % 1000 < 600 ? 0.0 : 1.0 / double(k + 1);
   h[7] = std::nan("");
   h[8] = -0.0;
-  std::vector<float> hc(300 * 1024);
+  HostArray<float> hc(300 * 1024);
   for (std::size_t k = 0; k < hc.size(); ++k) hc[k] = float(k % 17) * 0.25f;
   c.arrays["h"] = h;
   c.arrays["hc"] = hc;
@@ -179,7 +180,7 @@ TEST_CASE("checkpoint: compressed arrays read back bit for bit; a forged block i
       REQUIRE(bh.size() == h.size());
       CHECK(std::memcmp(bh.data(), h.data(), h.size() * sizeof(double)) == 0);
       CHECK(back.floats("hc") == hc);
-      CHECK(back.floats("c") == std::get<std::vector<float>>(sample().arrays["c"]));
+      CHECK(back.floats("c") == std::get<HostArray<float>>(sample().arrays["c"]));
       CHECK(back.doubles("none").empty());
     }
   }
