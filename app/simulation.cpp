@@ -82,16 +82,6 @@ using Clock = std::chrono::steady_clock;
 /// Gauge samples the device buffer holds before they are written.
 constexpr int kGaugeRows = 256;
 
-/// Sets the owned cells of f (padded by g.ng) from a row-major host vector, keeping the ghosts.
-template <class View>
-void owned_from_host(const View& f, const Grid& g, const std::vector<double>& v) {
-  auto m = Kokkos::create_mirror_view(f);
-  Kokkos::deep_copy(m, f);
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) m(j + g.ng, i + g.ng) = Real(v[std::size_t(j) * g.nx + i]);
-  Kokkos::deep_copy(f, m);
-}
-
 /// The same grid without ghost layers, for the maxima maps.
 Grid unpadded(Grid g) {
   g.ng = 0;
@@ -108,14 +98,16 @@ std::variant<io::HostArray<double>, io::HostArray<float>> in_run_precision(HostV
   return f;
 }
 
-/// A checkpoint array as doubles (exact: the values are of the run's precision).
-std::vector<double> as_doubles(const io::Checkpoint& c, const std::string& name) {
-  if (sizeof(Real) == sizeof(double)) {
-    const io::HostArray<double>& d = c.doubles(name);
-    return std::vector<double>(d.begin(), d.end());
-  }
+/// A checkpoint array as doubles (exact: the values are of the run's precision): the array itself
+/// in double precision, else its values converted into `scratch` on every CPU of the run.
+const HostValues& as_doubles(const io::Checkpoint& c, const std::string& name, HostValues& scratch) {
+  if (sizeof(Real) == sizeof(double)) return c.doubles(name);
   const io::HostArray<float>& f = c.floats(name);
-  return std::vector<double>(f.begin(), f.end());
+  resize_for_overwrite(scratch, f.size());
+  for_cell_runs(f.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) scratch[k] = double(f[k]);
+  });
+  return scratch;
 }
 
 double meta_double(const io::Checkpoint& c, const std::string& path, const std::string& key) {
@@ -277,15 +269,26 @@ void BlockRun<E>::restore(const std::string& path) {
     for (const std::string& p : cfg_.pollutants) meta.push_back(meta_double(c, path, pollutant_field("mass_initial", p)));
   }
   coll_.broadcast(meta);
+  // Each array into the block's owned cells: with one rank straight from the checkpoint's values,
+  // else scattered from the root.
+  HostValues scratch;
+  const auto put = [&](const Field<E>& f, const Grid& g, const std::string& name) {
+    if (coll_.ranks() == 1) {
+      owned_from_host(f, g, as_doubles(c, name, scratch).data(), stage_);
+      return;
+    }
+    std::vector<double> whole;
+    if (coll_.root()) {
+      const HostValues& v = as_doubles(c, name, scratch);
+      whole.assign(v.begin(), v.end());
+    }
+    owned_from_host(f, g, coll_.scatter(whole, block_).data(), stage_);
+  };
   const Conserved<E>& w = solver_.state();
-  for (int k = 0; k < w.size(); ++k) {
-    const std::string name = Conserved<E>::name(k);
-    owned_from_host(w[k], block_, coll_.scatter(coll_.root() ? as_doubles(c, name) : std::vector<double>{}, block_));
-  }
+  for (int k = 0; k < w.size(); ++k) put(w[k], block_, Conserved<E>::name(k));
   if (cfg_.out.maxima) {
     const Grid mg = unpadded(block_);
-    for (const auto& [name, map] : maxima_maps())
-      owned_from_host(map, mg, coll_.scatter(coll_.root() ? as_doubles(c, name) : std::vector<double>{}, block_));
+    for (const auto& map : maxima_maps()) put(map.second, mg, map.first);
   }
   solver_.finalize_setup(ex_);
   solver_.set_time(meta[0], long(meta[1]));

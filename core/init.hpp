@@ -122,6 +122,47 @@ void owned_to_host(const View& f, const Grid& g, std::vector<double, Alloc>& out
   Kokkos::fence();  // `out` holds the values on return
 }
 
+namespace detail {
+/// to(k / nx + ng, k % nx + ng) = from(k / nx, k % nx): PackOwned's inverse, in the field's type.
+template <class To, class From>
+struct UnpackOwned {
+  To to;
+  From from;
+  int nx, ng;
+  KOKKOS_INLINE_FUNCTION void operator()(const long k) const {
+    const int j = int(k / nx), i = int(k % nx);
+    to(j + ng, i + ng) = typename To::non_const_value_type(from(j, i));
+  }
+};
+}  // namespace detail
+
+/// The owned cells of a field set from the g.nx * g.ny doubles at `v` (host memory, row-major as
+/// owned_to_host gives them), converted to the field's type; its ghost layers are left as they
+/// are. By a kernel of the field's execution space: straight from `v` where that space can read
+/// host memory, else from `stage` (made, or made again, to the block's extents), which one copy
+/// fills.
+template <class View>
+void owned_from_host(const View& f, const Grid& g, const double* v, OwnedStage<View>& stage) {
+  using Space = typename View::execution_space;
+  using In = Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const In src(v, size_t(g.ny), size_t(g.nx));
+  auto unpack = [&](const auto& from) {
+    using From = std::decay_t<decltype(from)>;
+    Kokkos::parallel_for("shwa::owned_from_host",
+                         Kokkos::RangePolicy<Space, Kokkos::IndexType<long>>(0, long(g.nx) * long(g.ny)),
+                         detail::UnpackOwned<View, From>{f, from, g.nx, g.ng});
+  };
+  if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
+    unpack(src);
+  } else {
+    if (stage.extent(0) != size_t(g.ny) || stage.extent(1) != size_t(g.nx))
+      stage = OwnedStage<View>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::owned_stage"), g.ny, g.nx);
+    Kokkos::deep_copy(stage, src);
+    unpack(stage);
+  }
+  Kokkos::fence();  // `v` may be freed on return
+}
+
 /// The owned cells of a field, copied to the host, row-major (j * nx + i, j = 0 the southern row).
 template <class View>
 std::vector<double> owned_to_host(const View& f, const Grid& g) {
