@@ -3,6 +3,7 @@
 #include "harness.hpp"
 
 #include "boundary.hpp"
+#include "init.hpp"
 
 #include <cstring>
 #include <memory>
@@ -76,6 +77,34 @@ TEST_CASE("the conserved fields are indexed: h, qx, qy, then each tracer", "[fie
   CHECK(Conserved<DefaultExec>::name(4) == "hc2");
   CHECK_THROWS_WITH((Conserved<DefaultExec>("W", g, kMaxTracers + 1)),
                     Catch::Contains("a block carries 0 to " + std::to_string(kMaxTracers)));
+}
+
+TEST_CASE("a field's owned cells go to the host and back in order, its ghost layers left as they are", "[fields]") {
+  // Two ghost layers, a block that is not square, and a stage made for another block first (a
+  // backend whose host cannot read the field remakes it).
+  const Grid g = Grid::single(7, 5, 1.0, 1.0, 0.0, 0.0, 2);
+  const Conserved<DefaultExec> w("W", g, 1);
+  fill_distinct(w);
+  OwnedStage<Field<DefaultExec>> stage;
+  std::vector<double> small;
+  owned_to_host(w.qx, Grid::single(3, 2, 1.0, 1.0), small, stage);
+  std::vector<double> v(std::size_t(g.nx) * g.ny);
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = 0.5 * double(k) - 3;  // exact in float too
+  owned_from_host(w.h, g, v.data(), stage);
+  auto m = Kokkos::create_mirror_view(w.h);
+  Kokkos::deep_copy(m, w.h);
+  int wrong_owned = 0, wrong_ghost = 0;
+  for (int j = 0; j < g.ny_padded(); ++j)
+    for (int i = 0; i < g.nx_padded(); ++i) {
+      const bool owned = j >= g.ng && j < g.ng + g.ny && i >= g.ng && i < g.ng + g.nx;
+      if (owned) wrong_owned += m(j, i) != Real(v[std::size_t(j - g.ng) * g.nx + (i - g.ng)]);
+      else wrong_ghost += m(j, i) != Real(1 + 0.01 * j + 0.0001 * i);  // fill_distinct's value of field 0
+    }
+  CHECK(wrong_owned == 0);
+  CHECK(wrong_ghost == 0);
+  std::vector<double> back;
+  owned_to_host(w.h, g, back, stage);
+  CHECK(back == v);
 }
 
 TEST_CASE("the number of tracers is checked", "[fields]") {
