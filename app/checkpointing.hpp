@@ -45,7 +45,7 @@ bool may_change_on_restart(const std::string& key);
 /// Refuses (io::InputError naming `path`) a checkpoint that `cfg` cannot continue: impossible
 /// header values (a time that is negative, not finite or past time.end; a negative step count;
 /// a time of 0 after steps or steps that reached no time), another grid or another precision than
-/// this build's, or a run
+/// this build's, an array the run reads back missing or of the other precision, or a run
 /// whose definition (`definition`, as definition_metadata gives it for cfg) differs from the
 /// checkpoint's in a key a restart may not change: the first such key in alphabetical order, or
 /// the first input file whose contents changed, is named with both values. Input files compare

@@ -3,9 +3,9 @@
 //
 // std::vector<double>::resize zeroes new storage on the calling thread. For arrays of hundreds of
 // MB that is the kernel handing out and zeroing fresh pages one fault at a time on that one thread,
-// while the run's other CPUs idle: a 25.5 M-cell deck's first frame spent seconds so.
-// HostValues leaves new values unset (io/host_array.hpp), and resize_for_overwrite gives them
-// storage zeroed by every CPU of the run at once.
+// while the run's other CPUs idle (seconds for a large deck's first frame or a checkpoint:
+// perf/results/). HostValues leaves new values unset (io/host_array.hpp), and
+// resize_for_overwrite gives them storage zeroed by every CPU of the run at once.
 #pragma once
 
 #include "affinity.hpp"
@@ -22,9 +22,9 @@ namespace shwa::app {
 /// checkpoint's arrays).
 using HostValues = io::HostArray<double>;
 
-/// Calls run(begin, end) on contiguous runs of [0, n) that together cover it once, each on a thread
-/// of its own (the run's CPUs, app/affinity.hpp): runs of at least 64 Ki cells, where a thread costs
-/// less than what it takes over. Returns when all have.
+/// Calls run(begin, end) on contiguous runs of [0, n) that together cover it once, at once on the
+/// calling thread and threads of their own (the run's CPUs, app/affinity.hpp): runs of at least
+/// 64 Ki cells, where a thread costs less than what it takes over. Returns when all have.
 template <class Run>
 void for_cell_runs(std::size_t n, Run&& run) {
   const std::size_t threads = std::min<std::size_t>(std::size_t(process_cpu_count()), std::max<std::size_t>(n / 65536, 1));

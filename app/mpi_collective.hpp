@@ -35,9 +35,7 @@ class MpiCollective final : public Collective {
   void gather(const double* owned, const Grid& block, double* whole) override {
     world_.gather(owned, std::size_t(block.owned_cells()), whole);
   }
-  std::vector<double> scatter(const std::vector<double>& global, const Grid&) override {
-    return world_.scatter(global);
-  }
+  std::vector<double> scatter(const double* global, const Grid&) override { return world_.scatter(global); }
   std::vector<Extent> pieces(const Extent& mine) override {
     if (!root()) return {mine};
     std::vector<Extent> all;

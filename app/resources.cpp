@@ -51,7 +51,7 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
 
   // Host, by phase: what lives through the run, plus each phase's own.
   const U init = D * B * (4 + t + man);  // the initial state of the rank's block: H, h, u, v, c
-  const U mirror = m.device_is_host ? 0 : r * P;  // a host copy of one padded field (set-up, restart)
+  const U mirror = m.device_is_host ? 0 : r * P;  // a host copy of one padded field (set-up)
   // Reading the rasters: the values of each stay (whole grid) while the next one's text is read,
   // and while the block's initial state is built from them.
   const U load = D * N * U(m.rasters) + std::max(U(m.largest_raster_bytes), init);
@@ -79,7 +79,7 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   const U vtk = m.vtk_zlib ? vtk_raw + vtk_raw / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
   const U frame = run + kept + vtk + (m.root ? (several ? D * N : 0) + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
-  // one being gathered, a gather's buffer, the gathered doubles and their copy.
+  // one being gathered its doubles and, with several blocks, the gather's buffer.
   const U arrays = F + maps;
   // With one block the block's doubles are the array (moved), or its copy in single precision.
   // Compressed, the root holds one array's blocks at a time (as large as zlib may make them, as
@@ -88,10 +88,12 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // The PNG writer keeps its depth, concentration and pixels from frame to frame.
   const U png_kept = m.frames && m.root && m.png ? 2 * D * N + 4 * N * U(m.png_scale) * U(m.png_scale) : 0;
   const U checkpoint = run + (m.frames ? kept : 0) + png_kept + D * B +
-                       (m.root ? arrays * r * N + (several ? 3 * D * N : D * N) + zipped : 0);
-  // A restart: the root reads the checkpoint file whole, then its arrays; each is scattered from
-  // doubles of the whole grid.
-  const U restart = m.restart ? run + D * B + mirror + (m.root ? 2 * arrays * r * N + 2 * D * N : 0) : 0;
+                       (m.root ? arrays * r * N + (several ? 2 * D * N : D * N) + zipped : 0);
+  // A restart: the root reads the checkpoint file whole, then its arrays; each array, as doubles
+  // (in single precision a converted copy), goes to the block's cells, with several blocks
+  // through the scatter's buffer and each block's own doubles.
+  const U restart =
+      m.restart ? run + D * B + (m.root ? 2 * arrays * r * N + (r < D ? D * N : 0) + (several ? D * N : 0) : 0) : 0;
   U host = std::max({load, setup, frame, checkpoint, restart}) + kGaugeRows * F * U(m.gauges) * r + kProgramAllowance;
   if (m.device_is_host) return {host + device, 0};
   if (m.px * m.py > 1) host += 2 * F * r * k * (2 * (bx + by) + 4 * k);  // staged halo buffers

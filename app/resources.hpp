@@ -17,8 +17,8 @@
 //     its piece compressed); at a checkpoint the whole-grid arrays in the run's precision with a
 //     gather's buffers; on a restart the checkpoint read whole and its arrays;
 //   - where the device's memory is not the host's, the host mirrors of the padded fields set at
-//     set-up and on a restart, and on the device a buffer of a field's owned cells (outputs,
-//     checkpoints).
+//     set-up, and on the device a buffer of a field's owned cells (outputs, checkpoints, a
+//     restart).
 // Program code, libraries and the runtime are a fixed allowance. Where the build's device memory
 // is host memory (Serial, OpenMP) the two add up against the host's.
 #pragma once

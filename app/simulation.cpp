@@ -67,12 +67,19 @@ HostValues Collective::gather(HostValues owned, const Grid& block) {
 }
 
 void Collective::gather(const HostValues& owned, const Grid& block, HostValues& whole) {
+  if (owned.size() != std::size_t(block.owned_cells()))
+    throw std::logic_error("Collective::gather: " + std::to_string(owned.size()) + " values for a block of " +
+                           std::to_string(block.owned_cells()) + " cells");
   if (root()) resize_for_overwrite(whole, std::size_t(block.nx_global) * std::size_t(block.ny_global));
   gather(owned.data(), block, root() ? whole.data() : nullptr);
 }
 
 void SingleRank::gather(const double* owned, const Grid& block, double* whole) {
   std::copy(owned, owned + block.owned_cells(), whole);
+}
+
+std::vector<double> SingleRank::scatter(const double* global, const Grid& block) {
+  return std::vector<double>(global, global + block.owned_cells());
 }
 
 namespace {
@@ -90,24 +97,30 @@ Grid unpadded(Grid g) {
 
 /// A whole-grid array of the run's precision for a checkpoint (converted on every CPU of the run).
 std::variant<io::HostArray<double>, io::HostArray<float>> in_run_precision(HostValues&& v) {
-  if (sizeof(Real) == sizeof(double)) return std::move(v);
-  io::HostArray<float> f(v.size());
-  for_cell_runs(v.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t k = begin; k < end; ++k) f[k] = float(v[k]);
-  });
-  return f;
+  if constexpr (sizeof(Real) == sizeof(double)) {
+    return std::move(v);
+  } else {
+    io::HostArray<float> f(v.size());
+    for_cell_runs(v.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t k = begin; k < end; ++k) f[k] = float(v[k]);
+    });
+    return f;
+  }
 }
 
 /// A checkpoint array as doubles (exact: the values are of the run's precision): the array itself
 /// in double precision, else its values converted into `scratch` on every CPU of the run.
-const HostValues& as_doubles(const io::Checkpoint& c, const std::string& name, HostValues& scratch) {
-  if (sizeof(Real) == sizeof(double)) return c.doubles(name);
-  const io::HostArray<float>& f = c.floats(name);
-  resize_for_overwrite(scratch, f.size());
-  for_cell_runs(f.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t k = begin; k < end; ++k) scratch[k] = double(f[k]);
-  });
-  return scratch;
+const HostValues& as_doubles(const io::Checkpoint& c, const std::string& name, [[maybe_unused]] HostValues& scratch) {
+  if constexpr (sizeof(Real) == sizeof(double)) {
+    return c.doubles(name);
+  } else {
+    const io::HostArray<float>& f = c.floats(name);
+    resize_for_overwrite(scratch, f.size());
+    for_cell_runs(f.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t k = begin; k < end; ++k) scratch[k] = double(f[k]);
+    });
+    return scratch;
+  }
 }
 
 double meta_double(const io::Checkpoint& c, const std::string& path, const std::string& key) {
@@ -269,20 +282,15 @@ void BlockRun<E>::restore(const std::string& path) {
     for (const std::string& p : cfg_.pollutants) meta.push_back(meta_double(c, path, pollutant_field("mass_initial", p)));
   }
   coll_.broadcast(meta);
-  // Each array into the block's owned cells: with one rank straight from the checkpoint's values,
-  // else scattered from the root.
-  HostValues scratch;
+  // Each array, as doubles on the root, into the block's owned cells: with one rank straight from
+  // those doubles, else scattered from the root.
+  HostValues scratch;  // a single-precision array's doubles
   const auto put = [&](const Field<E>& f, const Grid& g, const std::string& name) {
-    if (coll_.ranks() == 1) {
-      owned_from_host(f, g, as_doubles(c, name, scratch).data(), stage_);
-      return;
-    }
-    std::vector<double> whole;
-    if (coll_.root()) {
-      const HostValues& v = as_doubles(c, name, scratch);
-      whole.assign(v.begin(), v.end());
-    }
-    owned_from_host(f, g, coll_.scatter(whole, block_).data(), stage_);
+    const double* whole = coll_.root() ? as_doubles(c, name, scratch).data() : nullptr;
+    if (coll_.ranks() == 1)
+      owned_from_host(f, g, whole, stage_);
+    else
+      owned_from_host(f, g, coll_.scatter(whole, block_).data(), stage_);
   };
   const Conserved<E>& w = solver_.state();
   for (int k = 0; k < w.size(); ++k) put(w[k], block_, Conserved<E>::name(k));

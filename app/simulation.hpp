@@ -60,8 +60,9 @@ class Collective {
   /// The whole grid into `whole` on the root (its storage kept where it has the grid's size);
   /// `whole` is left as it is elsewhere.
   void gather(const HostValues& owned, const Grid& block, HostValues& whole);
-  /// This block's owned cells of a whole-grid field that the root holds (restart).
-  virtual std::vector<double> scatter(const std::vector<double>& global, const Grid& block) = 0;
+  /// This block's owned cells of a whole-grid field that the root holds at `global` (row-major,
+  /// block.nx_global * block.ny_global values; not used elsewhere): a restart on several ranks.
+  virtual std::vector<double> scatter(const double* global, const Grid& block) = 0;
   /// Every rank's block, on the root.
   virtual std::vector<Extent> pieces(const Extent& mine) = 0;
   /// The root's values on every rank (v has the same size everywhere).
@@ -98,7 +99,7 @@ class SingleRank final : public Collective {
   int ranks() const override { return 1; }
   using Collective::gather;
   void gather(const double* owned, const Grid& block, double* whole) override;
-  std::vector<double> scatter(const std::vector<double>& global, const Grid&) override { return global; }
+  std::vector<double> scatter(const double* global, const Grid& block) override;
   std::vector<Extent> pieces(const Extent& mine) override { return {mine}; }
   void broadcast(std::vector<double>&) override {}
   double max_all(double x) override { return x; }

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <utility>
 
 namespace shwa::comm {
@@ -151,9 +152,30 @@ void report_on_root(MPI_Comm comm, const std::string& message) {
   std::fflush(stderr);
 }
 
+namespace {
+/// The whole grid's cells, checked to fit the int counts of MPI_Gatherv and MPI_Scatterv.
+std::size_t global_cells(const Grid& g, const char* what) {
+  const std::int64_t total = std::int64_t(g.nx_global) * g.ny_global;
+  if (total > INT_MAX) throw std::invalid_argument(std::string(what) + ": grid too large for MPI");
+  return std::size_t(total);
+}
+
+/// Each rank's owned cells and where they start in the root's packed buffer (rank order).
+void counts_and_displacements(const CartDecomposition& cart, std::vector<int>& counts, std::vector<int>& displs) {
+  counts.resize(size_t(cart.size()));
+  displs.resize(size_t(cart.size()));
+  int at = 0;
+  for (int r = 0; r < cart.size(); ++r) {
+    counts[size_t(r)] = int(cart.grid_of(r).owned_cells());
+    displs[size_t(r)] = at;
+    at += counts[size_t(r)];
+  }
+}
+}  // namespace
+
 std::vector<double> gather_to_root(const CartDecomposition& cart, const std::vector<double>& owned) {
-  const Grid& g = cart.grid();
-  std::vector<double> out(cart.rank() == 0 ? std::size_t(g.nx_global) * std::size_t(g.ny_global) : 0);
+  const std::size_t total = global_cells(cart.grid(), "gather_to_root");
+  std::vector<double> out(cart.rank() == 0 ? total : 0);
   gather_to_root(cart, owned.data(), owned.size(), out.data());
   return out;
 }
@@ -163,29 +185,21 @@ void gather_to_root(const CartDecomposition& cart, const double* owned, std::siz
   if (n != size_t(g.owned_cells()))
     throw std::invalid_argument("gather_to_root: " + std::to_string(n) + " values for a block of " +
                                 std::to_string(g.owned_cells()) + " cells");
-  const std::int64_t total = std::int64_t(g.nx_global) * g.ny_global;
-  if (total > INT_MAX)
-    throw std::invalid_argument("gather_to_root: grid too large for MPI_Gatherv");
+  const std::size_t total = global_cells(g, "gather_to_root");
   const bool root = cart.rank() == 0;
   std::vector<int> counts, displs;
-  std::vector<double> packed;
+  // Filled whole by MPI_Gatherv: left unset, not zeroed first on this thread.
+  std::unique_ptr<double[]> packed;
   if (root) {
-    counts.resize(size_t(cart.size()));
-    displs.resize(size_t(cart.size()));
-    int at = 0;
-    for (int r = 0; r < cart.size(); ++r) {
-      counts[size_t(r)] = int(cart.grid_of(r).owned_cells());
-      displs[size_t(r)] = at;
-      at += counts[size_t(r)];
-    }
-    packed.resize(size_t(total));
+    counts_and_displacements(cart, counts, displs);
+    packed.reset(new double[total]);
   }
-  SHWA_MPI_CHECK(MPI_Gatherv(owned, int(n), MPI_DOUBLE, packed.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+  SHWA_MPI_CHECK(MPI_Gatherv(owned, int(n), MPI_DOUBLE, packed.get(), counts.data(), displs.data(), MPI_DOUBLE, 0,
                              cart.comm()));
   if (!root) return;
   for (int r = 0; r < cart.size(); ++r) {
     const Grid b = cart.grid_of(r);
-    const double* src = packed.data() + displs[size_t(r)];
+    const double* src = packed.get() + displs[size_t(r)];
     for (int j = 0; j < b.ny; ++j)
       std::copy(src + size_t(j) * b.nx, src + size_t(j + 1) * b.nx, whole + (std::int64_t(b.joff + j) * g.nx_global + b.ioff));
   }
@@ -193,29 +207,32 @@ void gather_to_root(const CartDecomposition& cart, const double* owned, std::siz
 
 std::vector<double> scatter_from_root(const CartDecomposition& cart, const std::vector<double>& global) {
   const Grid& g = cart.grid();
+  if (cart.rank() == 0 && global.size() != global_cells(g, "scatter_from_root"))
+    throw std::invalid_argument("scatter_from_root: the global array has the wrong size");
+  return scatter_from_root(cart, global.data());
+}
+
+std::vector<double> scatter_from_root(const CartDecomposition& cart, const double* global) {
+  const Grid& g = cart.grid();
   const bool root = cart.rank() == 0;
   std::vector<int> counts, displs;
-  std::vector<double> packed;
+  std::unique_ptr<double[]> packed;  // every value written below: left unset, not zeroed first
   if (root) {
-    if (global.size() != size_t(std::int64_t(g.nx_global) * g.ny_global))
-      throw std::invalid_argument("scatter_from_root: the global array has the wrong size");
-    counts.resize(size_t(cart.size()));
-    displs.resize(size_t(cart.size()));
-    int at = 0;
+    const std::size_t total = global_cells(g, "scatter_from_root");
+    counts_and_displacements(cart, counts, displs);
+    packed.reset(new double[total]);
     for (int r = 0; r < cart.size(); ++r) {
       const Grid b = cart.grid_of(r);
-      counts[size_t(r)] = int(b.owned_cells());
-      displs[size_t(r)] = at;
-      at += counts[size_t(r)];
+      double* to = packed.get() + displs[size_t(r)];
       for (int j = 0; j < b.ny; ++j) {
-        const auto row = global.begin() + (std::int64_t(b.joff + j) * g.nx_global + b.ioff);
-        packed.insert(packed.end(), row, row + b.nx);
+        const double* row = global + (std::int64_t(b.joff + j) * g.nx_global + b.ioff);
+        std::copy(row, row + b.nx, to + size_t(j) * b.nx);
       }
     }
   }
   std::vector<double> owned(size_t(g.owned_cells()));
-  SHWA_MPI_CHECK(MPI_Scatterv(packed.data(), counts.data(), displs.data(), MPI_DOUBLE, owned.data(),
-                              int(owned.size()), MPI_DOUBLE, 0, cart.comm()));
+  SHWA_MPI_CHECK(MPI_Scatterv(packed.get(), counts.data(), displs.data(), MPI_DOUBLE, owned.data(), int(owned.size()),
+                              MPI_DOUBLE, 0, cart.comm()));
   return owned;
 }
 

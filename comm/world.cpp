@@ -117,6 +117,10 @@ std::vector<double> World::scatter(const std::vector<double>& global) const {
   return scatter_from_root(decomposition("scatter"), global);
 }
 
+std::vector<double> World::scatter(const double* global) const {
+  return scatter_from_root(decomposition("scatter"), global);
+}
+
 void World::report_error(const std::string& message) const { report_on_root(comm_, message); }
 
 std::string World::library_version() {

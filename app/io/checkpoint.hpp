@@ -33,7 +33,8 @@ struct Checkpoint {
   double time = 0;
   std::int64_t step = 0;
   std::map<std::string, std::string> metadata;
-  // Arrays of the grid's cells (row-major) in the run's precision; read ones are filled whole.
+  // The arrays by name (a run's: each of the grid's cells, row-major, in its precision); those read
+  // from a file hold every value the file gives.
   std::map<std::string, std::variant<HostArray<double>, HostArray<float>>> arrays;
 
   // The array `name`; throws InputError "checkpoint has no array 'name'" or "... is not of

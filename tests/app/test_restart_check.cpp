@@ -63,6 +63,9 @@ io::Checkpoint checkpoint_of(const RunConfig& cfg) {
   c.step = 12;
   c.metadata = definition_metadata(cfg.definition);
   c.metadata["dt_min"] = "0.25";
+  // The arrays a run of kDeck reads back: its state (one unnamed pollutant) and its maxima.
+  for (const char* name : {"h", "qx", "qy", "hc", "hmax", "cmax", "arrival"})
+    c.arrays[name] = io::HostArray<shwa::Real>(std::size_t(c.nx) * std::size_t(c.ny), shwa::Real(0));
   return c;
 }
 
@@ -107,6 +110,33 @@ TEST_CASE("restart check: impossible checkpoint headers are refused", "[restart_
   c.arrays["h"] = shwa::io::HostArray<double>(32, 1.0);
   c.arrays["qx"] = shwa::io::HostArray<double>(31, 0.0);
   CHECK(verdict(c, cfg) == "ck.shck: impossible checkpoint: its array 'qx' holds 31 values, its grid 32 cells");
+}
+
+TEST_CASE("restart check: a checkpoint without an array the run reads back, or with one of the other precision, "
+          "is refused",
+          "[restart_check]") {
+  const RunConfig cfg = config(kDeck);
+  const io::Checkpoint good = checkpoint_of(cfg);
+  for (const char* name : {"h", "qx", "qy", "hc", "hmax", "cmax", "arrival"}) {
+    INFO(name);
+    io::Checkpoint c = good;
+    c.arrays.erase(name);
+    CHECK(verdict(c, cfg) == std::string("ck.shck: checkpoint has no array \"") + name + "\"");
+    c = good;
+    const std::size_t n = std::size_t(c.nx) * std::size_t(c.ny);
+    if (sizeof(shwa::Real) == sizeof(double))
+      c.arrays[name] = io::HostArray<float>(n, 0.0f);
+    else
+      c.arrays[name] = io::HostArray<double>(n, 0.0);
+    CHECK_THAT(verdict(c, cfg), Catch::StartsWith(std::string("ck.shck: checkpoint array \"") + name + "\" is not of "));
+  }
+  // Without maxima the run reads back its state alone.
+  const RunConfig without = config(kDeck, {"output.maxima=false"});
+  io::Checkpoint c = checkpoint_of(without);
+  for (const char* name : {"hmax", "cmax", "arrival"}) c.arrays.erase(name);
+  CHECK(verdict(c, without) == "accepted");
+  c.arrays.erase("hc");
+  CHECK(verdict(c, without) == "ck.shck: checkpoint has no array \"hc\"");
 }
 
 TEST_CASE("restart check: a changed deck value is refused, naming the first key and both values",
