@@ -92,6 +92,14 @@ struct PackOwned {
     to(j, i) = double(from(j + ng, i + ng));
   }
 };
+
+/// `stage` with the block's extents: made anew where it has others.
+template <class View>
+OwnedStage<View>& sized_stage(OwnedStage<View>& stage, const Grid& g) {
+  if (stage.extent(0) != size_t(g.ny) || stage.extent(1) != size_t(g.nx))
+    stage = OwnedStage<View>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::owned_stage"), g.ny, g.nx);
+  return stage;
+}
 }  // namespace detail
 
 /// The owned cells of a field copied into `out` (resized; its storage reused), row-major (j * nx + i,
@@ -114,9 +122,7 @@ void owned_to_host(const View& f, const Grid& g, std::vector<double, Alloc>& out
   if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
     pack(dst);
   } else {
-    if (stage.extent(0) != size_t(g.ny) || stage.extent(1) != size_t(g.nx))
-      stage = OwnedStage<View>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::owned_stage"), g.ny, g.nx);
-    pack(stage);
+    pack(detail::sized_stage(stage, g));
     Kokkos::deep_copy(dst, stage);
   }
   Kokkos::fence();  // `out` holds the values on return
@@ -155,9 +161,7 @@ void owned_from_host(const View& f, const Grid& g, const double* v, OwnedStage<V
   if constexpr (Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible) {
     unpack(src);
   } else {
-    if (stage.extent(0) != size_t(g.ny) || stage.extent(1) != size_t(g.nx))
-      stage = OwnedStage<View>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::owned_stage"), g.ny, g.nx);
-    Kokkos::deep_copy(stage, src);
+    Kokkos::deep_copy(detail::sized_stage(stage, g), src);
     unpack(stage);
   }
   Kokkos::fence();  // `v` may be freed on return
