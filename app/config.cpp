@@ -774,19 +774,6 @@ struct InitialScan {
   std::array<double, kMaxTracers> c_max{};
 };
 
-/// How many runs of rows of `ny` rows for_row_runs makes: one for each CPU the run may use.
-int row_runs(int ny) { return std::max(1, std::min(process_cpu_count(), ny)); }
-
-/// Calls rows(run, j0, j1) for row_runs(ny) contiguous runs of rows [j0, j1) at once (a field's
-/// functions read shared values only).
-template <class F>
-void for_row_runs(int ny, F&& rows) {
-  const int runs = row_runs(ny);
-  io::run_on_threads(io::Workers{runs, use_process_cpus}, [&](int w) {
-    rows(w, int(std::int64_t(ny) * w / runs), int(std::int64_t(ny) * (w + 1) / runs));
-  });
-}
-
 InitialScan scan_initial(const InitialField& field, const RunConfig& cfg) {
   const Domain& g = cfg.grid;
   // Each run of rows scanned apart; the first cells beyond the limits are the first run's that

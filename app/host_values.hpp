@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace shwa::app {
@@ -30,6 +31,19 @@ void for_cell_runs(std::size_t n, Run&& run) {
   const std::size_t threads = std::min<std::size_t>(std::size_t(process_cpu_count()), std::max<std::size_t>(n / 65536, 1));
   io::run_on_threads(io::Workers{int(threads), use_process_cpus}, [&](int w) {
     run(n * std::size_t(w) / threads, n * std::size_t(w + 1) / threads);
+  });
+}
+
+/// How many runs of rows of `ny` rows for_row_runs makes: one for each CPU the run may use.
+inline int row_runs(int ny) { return std::max(1, std::min(process_cpu_count(), ny)); }
+
+/// Calls rows(run, j0, j1) for row_runs(ny) contiguous runs of rows [j0, j1) at once, on the
+/// calling thread and threads of their own (rows must read shared values only).
+template <class Rows>
+void for_row_runs(int ny, Rows&& rows) {
+  const int runs = row_runs(ny);
+  io::run_on_threads(io::Workers{runs, use_process_cpus}, [&](int w) {
+    rows(w, int(std::int64_t(ny) * w / runs), int(std::int64_t(ny) * (w + 1) / runs));
   });
 }
 

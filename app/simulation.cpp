@@ -240,8 +240,9 @@ void BlockRun<E>::set_up() {
   // load_config kept the initial state of this rank's block (or of a larger part of the grid).
   if (!s.holds(block_.ioff, block_.joff) || !s.holds(block_.ioff + block_.nx - 1, block_.joff + block_.ny - 1))
     throw std::logic_error("the initial state does not cover the block of this rank");
-  // The initial condition is given at cell centres; the global index of a centre is exact.
-  initialize(solver_, ex_, [&](double x, double y, CellInit& c) {
+  // The initial condition is given at cell centres; the global index of a centre is exact. The
+  // block's rows are shared over the run's CPUs (the function reads the initial state only).
+  const auto at_centre = [&](double x, double y, CellInit& c) {
     const std::size_t k = s.index(g.column_of(x), g.row_of(y));
     c.H = s.H[k];
     c.h = s.h[k];
@@ -249,7 +250,11 @@ void BlockRun<E>::set_up() {
     c.v = s.v[k];
     for (std::size_t p = 0; p < s.c.size(); ++p) c.c[p] = s.c[p][k];
     if (!s.n.empty()) c.n = s.n[k];
-  });
+  };
+  const auto on_cpus = [](int rows, const auto& body) {
+    for_row_runs(rows, [&](int, int j0, int j1) { body(j0, j1); });
+  };
+  initialize(solver_, ex_, at_centre, on_cpus);
   const Conserved<E>& w = solver_.state();
   Kokkos::deep_copy(maxima_.hmax, Real(0));
   for (int p = 0; p < maxima_.ntracers; ++p) Kokkos::deep_copy(maxima_.cmax[p], Real(0));

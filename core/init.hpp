@@ -4,6 +4,8 @@
 #include "solver.hpp"
 
 #include <array>
+#include <atomic>
+#include <cmath>
 #include <type_traits>
 #include <vector>
 
@@ -20,54 +22,89 @@ struct CellInit {
   double n = -1;  // Manning's n of the cell; < 0: the solver's constant
 };
 
+namespace detail {
+/// A host view of v's shape: v itself where it lives in the host mirror's memory, else new host
+/// memory left unset (create_mirror_view would zero it, on one thread where the host space is
+/// Serial).
+template <class V>
+HostMirror<V> host_view_unset(const V& v) {
+  if constexpr (std::is_same<typename V::memory_space, typename HostMirror<V>::memory_space>::value)
+    return Kokkos::create_mirror_view(v);
+  else
+    return HostMirror<V>(Kokkos::view_alloc(Kokkos::WithoutInitializing, v.label()), v.layout());
+}
+}  // namespace detail
+
+/// Runs body(j0, j1) on runs of rows [j0, j1) that together cover [0, rows) once: here one run, on
+/// the calling thread. A caller with threads of its own gives initialize another (the app shares
+/// the rows over the run's CPUs).
+struct OneRowRun {
+  template <class Body>
+  void operator()(int rows, Body&& body) const {
+    body(0, rows);
+  }
+};
+
 /// Sets the owned cells of the state and the bathymetry from f(x, y, CellInit&) evaluated at cell
 /// centres, then fills all ghosts (finalize_setup). Velocities and concentrations of dry cells are
-/// stored as zero discharge / zero pollutant.
-template <class E, class F>
-void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f) {
+/// stored as zero discharge / zero pollutant. The host side's rows (the padded block's) go through
+/// `row_runs` (OneRowRun's interface), which may run them at once: f must then be safe to call
+/// from several threads.
+template <class E, class F, class RowRuns = OneRowRun>
+void initialize(Solver<E>& s, Exchanger<E>& ex, F&& f, const RowRuns& row_runs = {}) {
   const Grid& g = s.grid();
   const auto& w = s.state();
-  auto h = Kokkos::create_mirror_view(w.h);
-  auto qx = Kokkos::create_mirror_view(w.qx);
-  auto qy = Kokkos::create_mirror_view(w.qy);
+  // Every value is written below: a host mirror is not zeroed first.
+  const auto h = detail::host_view_unset(w.h);
+  const auto qx = detail::host_view_unset(w.qx);
+  const auto qy = detail::host_view_unset(w.qy);
   std::vector<HostMirror<Field<E>>> hc;
-  for (int t = 0; t < w.ntracers; ++t) hc.push_back(Kokkos::create_mirror_view(w.hc[t]));
-  auto H = Kokkos::create_mirror_view(s.bathymetry());
-  Field<E> nfield;
-  HostMirror<Field<E>> n;
-  bool any_n = false;
-  std::vector<double> ns(size_t(g.nx_padded()) * g.ny_padded(), s.params().manning);
-  for (int j = 0; j < g.ny_padded(); ++j)
-    for (int i = 0; i < g.nx_padded(); ++i) {
-      h(j, i) = qx(j, i) = qy(j, i) = H(j, i) = 0;
-      for (auto& f : hc) f(j, i) = 0;
-    }
-  for (int j = g.ng; j < g.ng + g.ny; ++j)
-    for (int i = g.ng; i < g.ng + g.nx; ++i) {
-      CellInit c;
-      f(g.xc(i), g.yc(j), c);
-      double depth = std::isnan(c.eta) ? c.h : std::max(0.0, c.eta + c.H);
-      if (depth < 0) depth = 0;
-      H(j, i) = Real(c.H);
-      h(j, i) = Real(depth);
-      qx(j, i) = Real(depth * c.u);
-      qy(j, i) = Real(depth * c.v);
-      for (int t = 0; t < w.ntracers; ++t) hc[t](j, i) = Real(depth * c.c[t]);
-      if (c.n >= 0) {
-        any_n = true;
-        ns[size_t(j) * g.nx_padded() + i] = c.n;
+  for (int t = 0; t < w.ntracers; ++t) hc.push_back(detail::host_view_unset(w.hc[t]));
+  const auto H = detail::host_view_unset(s.bathymetry());
+  // Each cell's Manning n (the solver's constant where f gives none), padded; a field only where
+  // some cell has its own.
+  const Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> ns(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::initial_n"), g.ny_padded(), g.nx_padded());
+  std::atomic<bool> any_n{false};
+  row_runs(g.ny_padded(), [&](int j0, int j1) {
+    bool own_n = false;
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < g.nx_padded(); ++i) {
+        ns(j, i) = s.params().manning;
+        const bool owned = j >= g.ng && j < g.ng + g.ny && i >= g.ng && i < g.ng + g.nx;
+        if (!owned) {
+          h(j, i) = qx(j, i) = qy(j, i) = H(j, i) = 0;
+          for (auto& c : hc) c(j, i) = 0;
+          continue;
+        }
+        CellInit c;
+        f(g.xc(i), g.yc(j), c);
+        double depth = std::isnan(c.eta) ? c.h : std::max(0.0, c.eta + c.H);
+        if (depth < 0) depth = 0;
+        H(j, i) = Real(c.H);
+        h(j, i) = Real(depth);
+        qx(j, i) = Real(depth * c.u);
+        qy(j, i) = Real(depth * c.v);
+        for (int t = 0; t < w.ntracers; ++t) hc[t](j, i) = Real(depth * c.c[t]);
+        if (c.n >= 0) {
+          own_n = true;
+          ns(j, i) = c.n;
+        }
       }
-    }
+    if (own_n) any_n.store(true, std::memory_order_relaxed);
+  });
   Kokkos::deep_copy(w.h, h);
   Kokkos::deep_copy(w.qx, qx);
   Kokkos::deep_copy(w.qy, qy);
   for (int t = 0; t < w.ntracers; ++t) Kokkos::deep_copy(w.hc[t], hc[t]);
   Kokkos::deep_copy(s.bathymetry(), H);
   if (any_n) {
-    nfield = Field<E>("n", g.ny_padded(), g.nx_padded());
-    n = Kokkos::create_mirror_view(nfield);
-    for (int j = 0; j < g.ny_padded(); ++j)
-      for (int i = 0; i < g.nx_padded(); ++i) n(j, i) = Real(ns[size_t(j) * g.nx_padded() + i]);
+    const Field<E> nfield("n", g.ny_padded(), g.nx_padded());
+    const auto n = detail::host_view_unset(nfield);
+    row_runs(g.ny_padded(), [&](int j0, int j1) {
+      for (int j = j0; j < j1; ++j)
+        for (int i = 0; i < g.nx_padded(); ++i) n(j, i) = Real(ns(j, i));
+    });
     Kokkos::deep_copy(nfield, n);
     s.set_manning(nfield);
   }
