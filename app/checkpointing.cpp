@@ -127,24 +127,6 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
       refuse("impossible checkpoint: its array '" + name + "' holds " + std::to_string(n) + " values, its grid " +
              std::to_string(cells) + " cells");
   }
-  // Every array the restart reads back (the state, the maxima where the run keeps them), of this
-  // build's precision: a checkpoint without one is refused here, on the root, where every rank
-  // learns of it.
-  std::vector<std::string> needed;
-  for (int k = 0; k < Conserved<Kokkos::DefaultHostExecutionSpace>::kFirstTracer + cfg.params.tracers; ++k)
-    needed.push_back(Conserved<Kokkos::DefaultHostExecutionSpace>::name(k));
-  if (cfg.out.maxima)
-    for (const std::string& name : maxima_names(cfg.pollutants)) needed.push_back(name);
-  for (const std::string& name : needed) {
-    try {
-      if (sizeof(Real) == sizeof(double))
-        c.doubles(name);
-      else
-        c.floats(name);
-    } catch (const io::InputError& e) {
-      refuse(e.what());
-    }
-  }
   if (c.time > cfg.t_end) refuse("the checkpoint's time " + io::format_double(c.time) + " lies past time.end");
 
   const auto theirs = with_prefix(c.metadata, kDeckPrefix), ours = with_prefix(definition, kDeckPrefix);
@@ -185,6 +167,25 @@ void check_restart(const io::Checkpoint& c, const std::string& path, const RunCo
     throw io::InputError(file + " (" + key + "): the file changed since " + path + " was written (" + digest +
                          " now, " + (b == digests.end() ? std::string("not read then") : b->second) +
                          "); a restart continues the same run and must read the same input files");
+  }
+  // Every array the restart reads back (the state, the maxima where the run keeps them), of this
+  // build's precision: a checkpoint without one is refused here, on the root, where every rank
+  // learns of it. Last, so that a run that changed what it keeps (output.maxima, the pollutants)
+  // is told the key that changed.
+  std::vector<std::string> needed;
+  for (int k = 0; k < Conserved<Kokkos::DefaultHostExecutionSpace>::kFirstTracer + cfg.params.tracers; ++k)
+    needed.push_back(Conserved<Kokkos::DefaultHostExecutionSpace>::name(k));
+  if (cfg.out.maxima)
+    for (const std::string& name : maxima_names(cfg.pollutants)) needed.push_back(name);
+  for (const std::string& name : needed) {
+    try {
+      if (sizeof(Real) == sizeof(double))
+        c.doubles(name);
+      else
+        c.floats(name);
+    } catch (const io::InputError& e) {
+      refuse(e.what());
+    }
   }
 }
 

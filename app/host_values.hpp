@@ -38,7 +38,8 @@ void for_cell_runs(std::size_t n, Run&& run) {
 inline int row_runs(int ny) { return std::max(1, std::min(process_cpu_count(), ny)); }
 
 /// Calls rows(run, j0, j1) for row_runs(ny) contiguous runs of rows [j0, j1) at once, on the
-/// calling thread and threads of their own (rows must read shared values only).
+/// calling thread and threads of their own, and returns when all have: each call may write its
+/// own rows and its run's values, and read anything shared.
 template <class Rows>
 void for_row_runs(int ny, Rows&& rows) {
   const int runs = row_runs(ny);

@@ -61,7 +61,8 @@ class Collective {
   /// `whole` is left as it is elsewhere.
   void gather(const HostValues& owned, const Grid& block, HostValues& whole);
   /// This block's owned cells of a whole-grid field that the root holds at `global` (row-major,
-  /// block.nx_global * block.ny_global values; not used elsewhere): a restart on several ranks.
+  /// block.nx_global * block.ny_global values; ignored, and may be null, on the other ranks): a
+  /// restart on several ranks.
   virtual std::vector<double> scatter(const double* global, const Grid& block) = 0;
   /// Every rank's block, on the root.
   virtual std::vector<Extent> pieces(const Extent& mine) = 0;

@@ -214,11 +214,11 @@ std::vector<double> scatter_from_root(const CartDecomposition& cart, const std::
 
 std::vector<double> scatter_from_root(const CartDecomposition& cart, const double* global) {
   const Grid& g = cart.grid();
+  const std::size_t total = global_cells(g, "scatter_from_root");  // on every rank: all throw alike
   const bool root = cart.rank() == 0;
   std::vector<int> counts, displs;
   std::unique_ptr<double[]> packed;  // every value written below: left unset, not zeroed first
   if (root) {
-    const std::size_t total = global_cells(g, "scatter_from_root");
     counts_and_displacements(cart, counts, displs);
     packed.reset(new double[total]);
     for (int r = 0; r < cart.size(); ++r) {

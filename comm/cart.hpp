@@ -108,7 +108,8 @@ void gather_to_root(const CartDecomposition& cart, const double* owned, std::siz
 /// This rank's owned cells (row-major, j * nx + i) of the global array that rank 0 of the
 /// decomposition holds (row-major, j * nx_global + i; ignored on the other ranks). Collective.
 std::vector<double> scatter_from_root(const CartDecomposition& cart, const std::vector<double>& global);
-/// The same from the nx_global * ny_global values at `global` on rank 0 (not used elsewhere).
+/// The same from the nx_global * ny_global values at `global` on rank 0 (ignored, and may be null,
+/// on the other ranks).
 std::vector<double> scatter_from_root(const CartDecomposition& cart, const double* global);
 
 }  // namespace shwa::comm

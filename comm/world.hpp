@@ -104,7 +104,8 @@ class World {
   /// (row-major) of a whole-grid array that the root holds (row-major; ignored elsewhere).
   /// Collective.
   std::vector<double> scatter(const std::vector<double>& global) const;
-  /// The same from the whole grid's values at `global` on the root (not used elsewhere).
+  /// The same from the whole grid's values at `global` on the root (ignored, and may be null, on
+  /// the other ranks).
   std::vector<double> scatter(const double* global) const;
 
   /// Prints "shwa: error: <message>" on stderr on the root only: an error that every rank shares

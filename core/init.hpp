@@ -35,9 +35,9 @@ HostMirror<V> host_view_unset(const V& v) {
 }
 }  // namespace detail
 
-/// Runs body(j0, j1) on runs of rows [j0, j1) that together cover [0, rows) once: here one run, on
-/// the calling thread. A caller with threads of its own gives initialize another (the app shares
-/// the rows over the run's CPUs).
+/// Runs body(j0, j1) on runs of rows [j0, j1) that together cover [0, rows) once, and returns when
+/// every run has ended: here one run, on the calling thread. A caller with threads of its own
+/// gives initialize another (the app shares the rows over the run's CPUs).
 struct OneRowRun {
   template <class Body>
   void operator()(int rows, Body&& body) const {
@@ -130,11 +130,11 @@ struct PackOwned {
   }
 };
 
-/// `stage` with the block's extents: made anew where it has others.
-template <class View>
-OwnedStage<View>& sized_stage(OwnedStage<View>& stage, const Grid& g) {
+/// `stage` (an OwnedStage) with the block's extents: made anew where it has others.
+template <class Stage>
+Stage& sized_stage(Stage& stage, const Grid& g) {
   if (stage.extent(0) != size_t(g.ny) || stage.extent(1) != size_t(g.nx))
-    stage = OwnedStage<View>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::owned_stage"), g.ny, g.nx);
+    stage = Stage(Kokkos::view_alloc(Kokkos::WithoutInitializing, "shwa::owned_stage"), g.ny, g.nx);
   return stage;
 }
 }  // namespace detail

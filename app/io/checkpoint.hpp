@@ -37,8 +37,8 @@ struct Checkpoint {
   // from a file hold every value the file gives.
   std::map<std::string, std::variant<HostArray<double>, HostArray<float>>> arrays;
 
-  // The array `name`; throws InputError "checkpoint has no array 'name'" or "... is not of
-  // doubles/floats".
+  // The array `name`; throws InputError `checkpoint has no array "name"` or `checkpoint array
+  // "name" is not of doubles` (floats).
   const HostArray<double>& doubles(const std::string& name) const;
   const HostArray<float>& floats(const std::string& name) const;
 };

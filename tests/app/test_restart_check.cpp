@@ -137,6 +137,11 @@ TEST_CASE("restart check: a checkpoint without an array the run reads back, or w
   CHECK(verdict(c, without) == "accepted");
   c.arrays.erase("hc");
   CHECK(verdict(c, without) == "ck.shck: checkpoint has no array \"hc\"");
+  // A run that keeps maxima, from a checkpoint of one that did not (and so has none): the key that
+  // changed is named, not the array it lacks.
+  for (const char* name : {"hmax", "cmax", "arrival"}) c.arrays.erase(name);
+  c.arrays["hc"] = good.arrays.at("hc");
+  CHECK_THAT(verdict(c, cfg), Catch::StartsWith("case.toml: output.maxima: \"true\" here, \"false\" in the run that wrote ck.shck"));
 }
 
 TEST_CASE("restart check: a changed deck value is refused, naming the first key and both values",

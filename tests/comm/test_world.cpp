@@ -146,7 +146,8 @@ TEST_CASE("World of a decomposition: scatter from the root and gather back", "[w
   if (world.size() == 1) CHECK_THROWS_AS(world.scatter(std::vector<double>(5)), std::invalid_argument);
   // MPI_COMM_WORLD has no blocks to gather or scatter.
   CHECK_THROWS_AS(World().gather({}), std::logic_error);
-  CHECK_THROWS_AS(World().scatter({}), std::logic_error);
+  CHECK_THROWS_AS(World().scatter(std::vector<double>{}), std::logic_error);
+  CHECK_THROWS_AS(World().scatter(static_cast<const double*>(nullptr)), std::logic_error);
 }
 
 TEST_CASE("World: the MPI library's name", "[world]") {
