@@ -4,6 +4,7 @@
 // coordinate system (output.projection).
 #include "outputs.hpp"
 
+#include "affinity.hpp"
 #include "io/raster.hpp"
 
 #include <filesystem>
@@ -35,11 +36,7 @@ class AscOutput final : public OutputFormat {
  private:
   // The grid and, where the deck gives the grid's coordinate system, its .prj beside it.
   void put(const std::string& path, const Frame& f, const std::string& name) const {
-    io::Raster r;
-    static_cast<Domain&>(r) = f.grid;
-    const HostValues& v = f.whole(name);
-    r.v.assign(v.begin(), v.end());
-    io::write_esri_ascii(path, r);
+    io::write_esri_ascii(path, f.grid, f.whole(name).data(), io::Workers{process_cpu_count(), use_process_cpus});
     if (!projection_.empty()) io::write_projection(path, projection_);
   }
 

@@ -380,31 +380,48 @@ Raster read_esri_ascii(const std::string& path, const Workers& workers) {
   return parse_esri_ascii(read_text_file(path), path, workers);
 }
 
-void write_esri_ascii(const std::string& path, const Raster& r) {
+void write_esri_ascii(const std::string& path, const Raster& r, const Workers& workers) {
   if (r.v.size() != static_cast<std::size_t>(r.cells()))
     throw std::invalid_argument("write_esri_ascii: " + path + ": raster has " + std::to_string(r.v.size()) +
                                 " values for " + std::to_string(r.nx) + " x " + std::to_string(r.ny) + " cells");
+  write_esri_ascii(path, r, r.v.data(), workers);
+}
+
+void write_esri_ascii(const std::string& path, const Domain& g, const double* values, const Workers& workers,
+                      std::size_t band_bytes) {
+  const auto nx = static_cast<std::size_t>(g.nx);
+  const std::size_t cells = nx * static_cast<std::size_t>(g.ny);
   // A NODATA value that no real cell holds, so that NaN cells and only they read back as NaN.
   double nodata = -9999;
-  while (std::find(r.v.begin(), r.v.end(), nodata) != r.v.end()) nodata = nodata * 10 - 9;
+  while (std::find(values, values + cells, nodata) != values + cells) nodata = nodata * 10 - 9;
 
-  std::string out = "ncols " + std::to_string(r.nx) + "\nnrows " + std::to_string(r.ny) +
-                    "\nxllcorner " + format_double(r.x0) + "\nyllcorner " + format_double(r.y0) + "\n";
-  if (r.dx == r.dy) out += "cellsize " + format_double(r.dx) + "\n";
-  else out += "dx " + format_double(r.dx) + "\ndy " + format_double(r.dy) + "\n";
-  out += "NODATA_value " + format_double(nodata) + "\n";
-  // A row at a time, so that the text of a large grid is never all in memory.
+  std::string head = "ncols " + std::to_string(g.nx) + "\nnrows " + std::to_string(g.ny) +
+                     "\nxllcorner " + format_double(g.x0) + "\nyllcorner " + format_double(g.y0) + "\n";
+  if (g.dx == g.dy) head += "cellsize " + format_double(g.dx) + "\n";
+  else head += "dx " + format_double(g.dx) + "\ndy " + format_double(g.dy) + "\n";
+  head += "NODATA_value " + format_double(nodata) + "\n";
   AtomicFile f(path);
-  f.write(out);
-  for (int j = r.ny - 1; j >= 0; --j) {
-    out.clear();
-    for (int i = 0; i < r.nx; ++i) {
-      const double x = r.at(i, j);
-      if (i > 0) out += ' ';
-      out += format_double(std::isnan(x) ? nodata : x);
-    }
-    out += '\n';
-    f.write(out);
+  f.write(head);
+  // File rows run from the north (j = ny - 1) down. Bands of rows a round, one a worker, so that
+  // the text in memory at once is about workers x band_bytes, whatever the grid.
+  const int bands = std::max(1, workers.count);
+  const long rows_per_band = std::max(1L, long(band_bytes / std::max<std::size_t>(1, nx * 12)));
+  std::vector<std::string> text(std::size_t(bands), std::string{});
+  for (long top = g.ny - 1; top >= 0; top -= rows_per_band * bands) {
+    run_on_threads(Workers{bands, workers.on_start}, [&](int b) {
+      std::string& out = text[std::size_t(b)];
+      out.clear();
+      const long first = top - b * rows_per_band;
+      for (long j = first; j > first - rows_per_band && j >= 0; --j) {
+        const double* row = values + std::size_t(j) * nx;
+        for (std::size_t i = 0; i < nx; ++i) {
+          if (i > 0) out += ' ';
+          append_double(out, std::isnan(row[i]) ? nodata : row[i]);
+        }
+        out += '\n';
+      }
+    });
+    for (const std::string& t : text) f.write(t);
   }
   f.commit();
 }

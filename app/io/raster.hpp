@@ -50,7 +50,12 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name, const Wo
 
 // Writes an .asc file atomically, values in shortest round-trip form (reading it back gives the
 // same doubles). NaN cells are written as NODATA_value, -9999 unless a real value equals it.
-void write_esri_ascii(const std::string& path, const Raster& r);
+// `values` holds grid.nx * grid.ny doubles in Raster's order. `workers` format bands of whole
+// rows at once, each of about `band_bytes` of text, and the bands are written in order: the file
+// is the same byte for byte whatever the workers and the band size.
+void write_esri_ascii(const std::string& path, const Domain& grid, const double* values, const Workers& workers = {},
+                      std::size_t band_bytes = std::size_t(1) << 22);
+void write_esri_ascii(const std::string& path, const Raster& r, const Workers& workers = {});
 
 // The grid's coordinate reference system, as GIS tools keep it beside an .asc: a ".prj" file of
 // the same name holding the system as WKT text (ESRI's or OGC's, e.g. PROJCS["WGS 84 / UTM zone

@@ -42,14 +42,20 @@ std::optional<long long> parse_int(std::string_view s) {
   return x;
 }
 
-std::string format_double(double x) {
+void append_double(std::string& out, double x) {
   // Plain digits for everyday magnitudes ("0.0001", "100000"), where the shortest form would
   // pick "1e-04" and "1e+05"; the shortest form otherwise. Both read back exactly.
   char buf[400];
   const double a = std::abs(x);
   const auto res = a >= 1e-5 && a < 1e15 ? std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed)
                                          : std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, res.ptr);
+  out.append(buf, res.ptr);
+}
+
+std::string format_double(double x) {
+  std::string out;
+  append_double(out, x);
+  return out;
 }
 
 std::string quote(std::string_view s) {

@@ -17,6 +17,8 @@ std::optional<long long> parse_int(std::string_view s);
 
 // The shortest text that reads back as exactly `x` ("0.1", "1e+21", "nan", "-inf").
 std::string format_double(double x);
+// The same text appended to `out` (no string of its own: for writers of many values).
+void append_double(std::string& out, double x);
 
 // `s` in double quotes with quotes, backslashes and control characters escaped, for messages.
 std::string quote(std::string_view s);

@@ -131,6 +131,32 @@ TEST_CASE("raster: write then read gives identical values", "[io][raster]") {
   CHECK(dir.files() == std::vector<std::string>{"r.asc"});  // no temporary file left
 }
 
+TEST_CASE("raster: the file is the same whatever the workers and the bands of rows", "[io][raster]") {
+  TempDir dir;
+  Raster r;
+  r.nx = 7;
+  r.ny = 23;
+  r.dx = r.dy = 2.5;
+  for (int k = 0; k < r.nx * r.ny; ++k) r.v.push_back(k % 5 == 0 ? std::nan("") : std::cos(k) * 1000 / (k + 1));
+  write_esri_ascii(dir / "one.asc", r);
+  const std::string one = slurp(dir / "one.asc");
+  // A row is about 84 bytes: bands of one, two and four rows, over 2 to 12 rounds, the last round
+  // short; and more bands than rows, so that some workers get none.
+  for (const auto& [workers, band_bytes] :
+       {std::pair{4, 1}, std::pair{5, 250}, std::pair{3, 400}, std::pair{2, 1}, std::pair{32, 1}}) {
+    INFO(workers << " workers, bands of " << band_bytes << " bytes");
+    write_esri_ascii(dir / "many.asc", r, r.v.data(), shwa::io::Workers{workers}, std::size_t(band_bytes));
+    CHECK(slurp(dir / "many.asc") == one);
+  }
+  const Raster back = read_esri_ascii(dir / "one.asc");
+  REQUIRE(back.v.size() == r.v.size());
+  for (std::size_t k = 0; k < r.v.size(); ++k) {
+    INFO("cell " << k);
+    if (std::isnan(r.v[k])) CHECK(std::isnan(back.v[k]));
+    else CHECK(back.v[k] == r.v[k]);
+  }
+}
+
 TEST_CASE("raster: the writer reports an unwritable place", "[io][raster]") {
   TempDir dir;
   Raster r;
