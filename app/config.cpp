@@ -862,8 +862,11 @@ InitialState initial_state(const InitialField& field, const Extent& block, std::
   InitialState s;
   s.block = block;
   const std::size_t n = std::size_t(block.nx()) * std::size_t(block.ny());
-  for (std::vector<double>* v : {&s.H, &s.h, &s.u, &s.v}) v->resize(n);
-  s.c.assign(pollutants, std::vector<double>(n));
+  // Storage left unset, each value first written by the run of rows that holds it: the pages of a
+  // large grid are faulted in by every CPU at once, not zeroed first on one.
+  for (HostValues* v : {&s.H, &s.h, &s.u, &s.v}) v->resize(n);
+  s.c.resize(pollutants);
+  for (HostValues& c : s.c) c.resize(n);
   if (field.manning) s.n.resize(n);
   // Each run of the block's rows on a thread of its own, into cells of its own.
   for_row_runs(block.ny(), [&](int, int r0, int r1) {

@@ -8,6 +8,7 @@
 // is documented in inputs/README.md.
 #pragma once
 
+#include "host_values.hpp"
 #include "resources.hpp"
 
 #include "params.hpp"
@@ -76,11 +77,11 @@ struct InitialField {
 /// (index(i, j)), and figures of the whole grid's.
 struct InitialState {
   Extent block;       // the cells held: [i0, i1) x [j0, j1) in global indices
-  std::vector<double> H;  // bottom depth below the reference level, positive down [m]
-  std::vector<double> h;  // water depth [m]
-  std::vector<double> u, v;
-  std::vector<std::vector<double>> c;  // c[p]: pollutant p's concentration
-  std::vector<double> n;  // Manning's n per cell; empty: the constant physics.manning
+  HostValues H;  // bottom depth below the reference level, positive down [m]
+  HostValues h;  // water depth [m]
+  HostValues u, v;
+  std::vector<HostValues> c;  // c[p]: pollutant p's concentration
+  HostValues n;  // Manning's n per cell; empty: the constant physics.manning
   double h_max = 0;           // the greatest depth of the whole grid
   std::vector<double> c_max;  // c_max[p]: pollutant p's greatest concentration over the whole grid
 

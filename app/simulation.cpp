@@ -744,14 +744,17 @@ void BlockRun<E>::summarize(const LoopTimer::Times& loop, long steps0, std::chro
 /// steps, each followed by its jobs (after_step), until the last output time or a signal.
 template <class E>
 RunStats BlockRun<E>::run() {
-  const auto t_start = Clock::now();
+  // From the start of reading the deck: the inputs, then building this run (its device fields,
+  // outputs) and the set-up below.
+  const auto t_start = opt_.started;
   const std::string checkpoint = outputs_.check_before_writing();
   set_up();
   if (opt_.restart) restore(checkpoint);
   start_monitors();
   outputs_.open(opt_.restart ? ResumeFrom(solver_.time()) : std::nullopt, H_global_);
   Kokkos::fence();
-  stats_.set_up_s = seconds_since(t_start);
+  stats_.inputs_s = opt_.inputs_s;
+  stats_.set_up_s = seconds_since(t_start) - opt_.inputs_s;
 
   OutputSchedule schedule(cfg_, solver_.time());
   if (!opt_.restart) {

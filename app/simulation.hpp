@@ -19,6 +19,7 @@
 
 #include "io/vtk.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -111,6 +112,10 @@ class SingleRank final : public Collective {
 };
 
 struct RunOptions {
+  // When the run began (before its deck was read) and the seconds that reading the deck and its
+  // inputs and building the initial state took: part of the run's wall time and its split.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  double inputs_s = 0;
   bool restart = false;          // resume from the latest checkpoint in the output directory
   bool overwrite = false;        // start over in an output directory of another run (output_files.hpp)
   std::FILE* progress = stdout;  // where progress lines go

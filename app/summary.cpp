@@ -24,12 +24,14 @@ void write_summary(const std::string& path, const RunStats& s) {
   j.key("wall_time_s").value(s.wall_total).key("time_loop_s").value(s.wall_loop);
   j.key("cell_updates_per_s").value(s.wall_loop > 0 ? updates / s.wall_loop : 0.0);
   j.key("wall_time_split_s").begin_object();
-  j.key("set_up").value(s.set_up_s).key("time_loop").value(s.root_loop_s).key("outputs").value(s.outputs_s);
+  j.key("inputs").value(s.inputs_s).key("set_up").value(s.set_up_s);
+  j.key("time_loop").value(s.root_loop_s).key("outputs").value(s.outputs_s);
   j.key("checkpoints").value(s.checkpoints_s);
-  j.key("other").value(s.root_total_s - s.set_up_s - s.root_loop_s - s.outputs_s - s.checkpoints_s);
-  j.key("note").value("the root rank's wall time: set_up (checks, initial state or restore, taking the output "
-                      "directory), the time loop's steps, outputs (frames and the gauge rows up to them, maxima maps, "
-                      "closing the formats), checkpoints, and the rest (the comparison with an exact solution where "
+  j.key("other").value(s.root_total_s - s.inputs_s - s.set_up_s - s.root_loop_s - s.outputs_s - s.checkpoints_s);
+  j.key("note").value("the root rank's wall time: inputs (reading the deck, its rasters and series, the initial "
+                      "state and its checks), set_up (the solver's fields and the outputs, the initial state on the "
+                      "device or the restore, taking the output directory), the time loop's steps, outputs (frames "
+                      "and the gauge rows up to them, maxima maps, closing the formats), checkpoints, and the rest (the comparison with an exact solution where "
                       "the problem has one, the end's sums, this summary)");
   j.end_object();
   j.key("outputs_split_s").begin_object();

@@ -19,7 +19,7 @@ struct RunStats {
   long steps_this_run = 0;
   double dt_min = 0, dt_max = 0;
   double wall_loop = 0;       // seconds in the time loop, this run
-  double wall_total = 0;      // seconds from start to end, this run
+  double wall_total = 0;      // seconds from reading the deck to the end, this run
   std::optional<double> restarted_from;  // time of the checkpoint
   int outputs = 0;            // frames written in this run
   double volume_initial = 0, volume_final = 0;
@@ -35,13 +35,15 @@ struct RunStats {
   bool overlap = true;
   std::string transport = "none";  // "direct", "staged", or "none" (no MPI)
   double compute_s = 0, halo_s = 0, allreduce_s = 0;
-  // Where the root rank's wall time went (it writes the files): the set-up (checks, initial
-  // state or restore, taking the output directory), its time loop's steps, the outputs (frames,
+  // Where the root rank's wall time went (it writes the files): reading the deck and its inputs
+  // (rasters, series, the initial state and its checks), the set-up (the solver's fields, the
+  // outputs, the initial state on the device or the restore, taking the output directory), its
+  // time loop's steps, the outputs (frames,
   // maxima maps, gauge rows, closing the formats), the checkpoints; within the outputs, the
   // fields brought from the device (gathered, derived; from_device_s: the copies alone) and each
   // format's writing, in the order of output.formats (the formats write at once, so their
   // seconds overlap).
-  double root_total_s = 0, root_loop_s = 0, set_up_s = 0, outputs_s = 0, checkpoints_s = 0, fields_s = 0,
+  double root_total_s = 0, root_loop_s = 0, inputs_s = 0, set_up_s = 0, outputs_s = 0, checkpoints_s = 0, fields_s = 0,
          from_device_s = 0;
   std::vector<std::pair<std::string, double>> format_s;
   // Against the exact solution at the end time (built-in problems that have one).

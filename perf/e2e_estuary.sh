@@ -44,8 +44,8 @@
 #
 # What is measured, per run: `wall` is the process from start to exit (Kokkos and device
 # initialisation, reading the deck and the bathymetry raster, outputs: everything), taken here;
-# `run` is summary.json's wall_time_s (from the start of the run to the summary: set-up on the
-# device, the loop, every output, not the start-up and the raster reading); `loop` is its
+# `run` is summary.json's wall_time_s (from reading the deck to the summary: the raster reading,
+# set-up on the device, the loop, every output; not the process's start-up); `loop` is its
 # time_loop_s (the steps alone: the time loop less its outputs and checkpoints). The time a step
 # is loop / steps; simulated seconds a wall second is time.end / wall (and / run); the speed-up is
 # the CPU's time over the GPU's, for the same deck, end time and variant.
@@ -79,7 +79,7 @@ for r in recs:
     r["cells"] = r.get("cells") or cells.get(r["deck"])
 rows = []
 head = ["deck", "cells", "build", "variant", "status", "steps", "simulated s", "wall s", "run s", "loop s",
-        "set-up s", "outputs s", "checkpoints s", "ms a step", "sim s / wall s", "sim s / run s", "G cell updates/s (loop)", "outputs", "outputs MB",
+        "inputs s", "set-up s", "outputs s", "checkpoints s", "ms a step", "sim s / wall s", "sim s / run s", "G cell updates/s (loop)", "outputs", "outputs MB",
         "GPU/CPU wall", "GPU/CPU run", "GPU/CPU loop"]
 for r in recs:
     s = r.get("summary") or {}
@@ -101,7 +101,7 @@ for r in recs:
     rows.append([r["deck"], fmt(r.get("cells"), ","), f'{r["role"].upper()} ({r.get("space", "?")})', r["variant"],
                  r["status"], fmt(steps, "d"), fmt(sim, "g"), fmt(wall, ".2f") if wall is not None else "",
                  fmt(run, ".2f") if ok_run else "", fmt(loop, ".3f") if ok_run else "",
-                 fmt(split.get("set_up"), ".2f"), fmt(split.get("outputs"), ".2f"), fmt(split.get("checkpoints"), ".2f"),
+                 fmt(split.get("inputs"), ".2f"), fmt(split.get("set_up"), ".2f"), fmt(split.get("outputs"), ".2f"), fmt(split.get("checkpoints"), ".2f"),
                  fmt(r["ms_per_step"], ".3f"),
                  rate(r["sim_per_wall"]), rate(r["sim_per_run"]),
                  fmt(s.get("cell_updates_per_s", 0) / 1e9 if ok_run else None, ".3f"),
@@ -111,8 +111,8 @@ lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
 lines += ["| " + " | ".join(x.replace("|", "/") for x in row) + " |" for row in rows]
 md = "\n".join(lines) + "\n"
 notes = ("\nwall: the process, start to exit (start-up, raster reading, outputs included); run: summary.json "
-         "wall_time_s (set-up, loop and outputs, not the start-up nor the raster reading); loop: time_loop_s "
-         "(the steps, outputs and checkpoints left out); set-up, outputs, checkpoints: rank 0's, from summary.json's "
+         "wall_time_s (inputs, set-up, loop and outputs, not the process's start-up); loop: time_loop_s "
+         "(the steps, outputs and checkpoints left out); inputs, set-up, outputs, checkpoints: rank 0's, from summary.json's "
          "wall_time_split_s (outputs_split_s there splits the outputs into the fields from the device and each "
          "format). outputs: output times written (frames of every format, gauges flushed); "
          "outputs MB: every file of the run's output folder. ms a step = loop / steps. sim s / wall s = time.end / wall. "

@@ -723,12 +723,12 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
     };
     const double total = seconds("wall_time_s"), outputs = seconds("outputs");
     CHECK(json_number(summary, "time_loop") == json_number(summary, "time_loop_s"));
-    for (const char* part : {"set_up", "time_loop", "outputs"}) CHECK(seconds(part) > 0);
+    for (const char* part : {"inputs", "set_up", "time_loop", "outputs"}) CHECK(seconds(part) > 0);
     // The last line says it too.
     CHECK(r.out.find("s (the steps ") != std::string::npos);
     CHECK(r.out.find(" cell updates/s, outputs ") != std::string::npos);
     CHECK(seconds("checkpoints") >= 0);
-    CHECK(seconds("set_up") + seconds("time_loop") + outputs + seconds("checkpoints") <= total);
+    CHECK(seconds("inputs") + seconds("set_up") + seconds("time_loop") + outputs + seconds("checkpoints") <= total);
     CHECK(seconds("fields") > 0);
     CHECK(seconds("fields") < outputs);
     CHECK(seconds("fields_from_device") > 0);

@@ -47,9 +47,9 @@ void check_block(const RunConfig& whole, const RunConfig& part, const shwa::Exte
   CHECK(p.block.j0 == block.j0);
   CHECK(p.block.j1 == block.j1);
   const std::size_t cells = std::size_t(block.nx()) * std::size_t(block.ny());
-  for (const std::vector<double>* v : {&p.H, &p.h, &p.u, &p.v}) CHECK(v->size() == cells);
+  for (const shwa::app::HostValues* v : {&p.H, &p.h, &p.u, &p.v}) CHECK(v->size() == cells);
   REQUIRE(p.c.size() == w.c.size());
-  for (const std::vector<double>& c : p.c) CHECK(c.size() == cells);
+  for (const shwa::app::HostValues& c : p.c) CHECK(c.size() == cells);
   CHECK(p.n.size() == (w.n.empty() ? 0 : cells));
   int differ = 0;
   for (int j = block.j0; j < block.j1; ++j)
