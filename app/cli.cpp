@@ -267,6 +267,13 @@ int dispatch(const CLI::App& run, const CLI::App& check, const Arguments& a, con
     RunOptions opt;
     opt.started = started;
     opt.inputs_s = seconds_since(started);
+    // A large deck's inputs take seconds, its set-up as long again: said before the first
+    // progress line.
+    if (world.root()) {
+      std::printf("shwa: run %s: %d x %d cells to t = %s s; inputs read in %.3g s\n", a.deck.c_str(), cfg.grid.nx,
+                  cfg.grid.ny, io::format_double(cfg.t_end).c_str(), opt.inputs_s);
+      std::fflush(stdout);
+    }
     opt.restart = a.restart;
     opt.overwrite = a.overwrite;
     catch_stop_signals();

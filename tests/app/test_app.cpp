@@ -708,6 +708,10 @@ TEST_CASE("app: a run writes every format, the summary and the resolved deck", "
     INFO(f);
     CHECK(fs::exists(dir / ("out/" + f)));
   }
+  // The first line: the run, its grid and end, and how long its inputs took to read.
+  INFO(r.out);
+  const std::string first = r.out.substr(0, r.out.find('\n'));
+  CHECK(first.rfind("shwa: run " + (dir / "deck.toml") + ": 60 x 20 cells to t = 2 s; inputs read in ", 0) == 0);
   const std::string summary = slurp(dir / "out/summary.json");
   CHECK(summary.find("\"steps\"") != std::string::npos);
   CHECK(summary.find("\"exact_solution_error\"") != std::string::npos);
