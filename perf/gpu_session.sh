@@ -10,7 +10,8 @@
 #            blow-ups; `mpirun shwa` at 2 and 4 ranks), comm (one GPU a rank, round robin), perf
 #   app      perf/app_vs_bench.sh: `shwa run` on the fully wet inputs/bench/wet_4096.toml against
 #            shwa_bench's steps alone, same grid, kernel and steps (CUDA at $APP_N, default 4096;
-#            then OpenMP on $APP_THREADS host threads, default 16, at $APP_CPU_N, default 1024)
+#            then OpenMP on $APP_THREADS host threads, default 16, at $APP_CPU_N, default 1024, tile
+#            $APP_CPU_TILE, default 128x8, the host's)
 #   bench    shwa_bench, CUDA double, $SIZES x both variants x $TILES; appended to the history
 #            (perf/history.py) when SHWA_COMMIT is set
 #   scale    shwa_scale on 1 and $NP GPUs: strong at $SCALE_SIZES, weak at 8192^2 a GPU, k and overlap
@@ -121,7 +122,7 @@ for step in "$@"; do
     N=${APP_N:-4096} BUILD=build/cuda perf/app_vs_bench.sh 2>&1 | tee "$out/app-vs-bench-cuda.log"
     if [ -x build/openmp/app/shwa ]; then
       OMP_NUM_THREADS=${APP_THREADS:-16} OMP_PROC_BIND=${OMP_BIND:-spread} OMP_PLACES=${OMP_PLACES_:-threads} \
-        N=${APP_CPU_N:-1024} BUILD=build/openmp perf/app_vs_bench.sh 2>&1 | tee "$out/app-vs-bench-openmp.log"
+        N=${APP_CPU_N:-1024} TILE=${APP_CPU_TILE:-128x8} BUILD=build/openmp perf/app_vs_bench.sh 2>&1 | tee "$out/app-vs-bench-openmp.log"
     fi ;;
   bench)
     bench build/cuda/perf/shwa_bench --sizes "$SIZES" --tiles "$TILES" --json "$out/bench-cuda-double.json" | tee "$out/bench-cuda-double.log"

@@ -1209,15 +1209,19 @@ TEST_CASE("app: a second run into the output directory of a running one is refus
 TEST_CASE("app: a closed stdout does not stop a run", "[app][closed_stdout]") {
   TempDir dir;
   write(dir / "deck.toml", kLongDamBreak);
-  // A progress line after every step into `head -1`, which closes the pipe after the first.
+  // The run's first line, then a progress line after every step, into `head -2`, which closes
+  // the pipe after the first progress line.
   const std::string cmd = "bash -c '" + kBounded + SHWA_EXE + " run " + (dir / "deck.toml") + " --set output.dir=" +
                           (dir / "out") + " --set output.progress_interval=1e-9 2> " + (dir / "err.txt") +
-                          " | head -1 > " + (dir / "first.txt") + "; exit ${PIPESTATUS[0]}'";
+                          " | head -2 > " + (dir / "first.txt") + "; exit ${PIPESTATUS[0]}'";
   const int status = std::system(cmd.c_str());
   INFO(slurp(dir / "err.txt"));
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
-  CHECK(slurp(dir / "first.txt").rfind("t = ", 0) == 0);
+  const std::string first = slurp(dir / "first.txt");
+  INFO(first);
+  CHECK(first.rfind("shwa: run ", 0) == 0);
+  CHECK(first.find("\nt = ") != std::string::npos);
   CHECK(slurp(dir / "err.txt").empty());
   // The whole run: every frame and the summary.
   CHECK(fs::exists(dir / "out/asc/h_0004.asc"));
