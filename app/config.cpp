@@ -862,8 +862,8 @@ InitialState initial_state(const InitialField& field, const Extent& block, std::
   InitialState s;
   s.block = block;
   const std::size_t n = std::size_t(block.nx()) * std::size_t(block.ny());
-  // Storage left unset, each value first written by the run of rows that holds it: the pages of a
-  // large grid are faulted in by every CPU at once, not zeroed first on one.
+  // Storage left unset, each value first written by the run of rows that holds it, so that the
+  // pages of a large grid are faulted in by every CPU at once.
   for (HostValues* v : {&s.H, &s.h, &s.u, &s.v}) v->resize(n);
   s.c.resize(pollutants);
   for (HostValues& c : s.c) c.resize(n);

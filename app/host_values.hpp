@@ -19,8 +19,8 @@
 
 namespace shwa::app {
 
-/// A host array of cells' values (an output's fields: Frame, the block's fields on the host, a
-/// checkpoint's arrays).
+/// A host array of cells' values (the initial state; an output's fields: Frame, the block's
+/// fields on the host; a checkpoint's arrays).
 using HostValues = io::HostArray<double>;
 
 /// Calls run(begin, end) on contiguous runs of [0, n) that together cover it once, at once on the

@@ -8,6 +8,8 @@
 #include "io/raster.hpp"
 
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 
 namespace shwa::app {
 
@@ -36,7 +38,11 @@ class AscOutput final : public OutputFormat {
  private:
   // The grid and, where the deck gives the grid's coordinate system, its .prj beside it.
   void put(const std::string& path, const Frame& f, const std::string& name) const {
-    io::write_esri_ascii(path, f.grid, f.whole(name).data(), io::Workers{process_cpu_count(), use_process_cpus});
+    const HostValues& v = f.whole(name);
+    if (v.size() != std::size_t(f.grid.nx) * std::size_t(f.grid.ny))
+      throw std::logic_error("asc output: " + name + " holds " + std::to_string(v.size()) + " values for " +
+                             std::to_string(f.grid.nx) + " x " + std::to_string(f.grid.ny) + " cells");
+    io::write_esri_ascii(path, f.grid, v.data(), io::Workers{process_cpu_count(), use_process_cpus});
     if (!projection_.empty()) io::write_projection(path, projection_);
   }
 

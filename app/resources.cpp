@@ -1,6 +1,8 @@
 // shwa/app/resources.cpp — see resources.hpp.
 #include "resources.hpp"
 
+#include "io/raster.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -64,7 +66,7 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // of the whole grid (all kept for the next output where the run writes frames) and a gather's
   // buffer, and the writers' copies.
   U writer = 0;  // the formats write at once: their copies add up
-  if (m.root && m.asc) writer += D * N;
+  if (m.root && m.asc) writer += io::esri_ascii_text_bytes(m.nx, m.vtk_threads);  // the text of a round of bands
   // PNG: depth and concentration, the pixels and their compressed pieces, and for each thread a
   // piece of rows and what it compresses to (2.5 MiB).
   if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale) + U(m.vtk_threads) * (U(5) << 19);

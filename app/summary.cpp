@@ -31,8 +31,9 @@ void write_summary(const std::string& path, const RunStats& s) {
   j.key("note").value("the root rank's wall time: inputs (reading the deck, its rasters and series, the initial "
                       "state and its checks), set_up (the solver's fields and the outputs, the initial state on the "
                       "device or the restore, taking the output directory), the time loop's steps, outputs (frames "
-                      "and the gauge rows up to them, maxima maps, closing the formats), checkpoints, and the rest (the comparison with an exact solution where "
-                      "the problem has one, the end's sums, this summary)");
+                      "and the gauge rows up to them, maxima maps, closing the formats), checkpoints, and the rest "
+                      "(the comparison with an exact solution where the problem has one, the end's sums, this "
+                      "summary)");
   j.end_object();
   j.key("outputs_split_s").begin_object();
   j.key("fields").value(s.fields_s).key("fields_from_device").value(s.from_device_s);

@@ -38,8 +38,8 @@ struct RunStats {
   // Where the root rank's wall time went (it writes the files): reading the deck and its inputs
   // (rasters, series, the initial state and its checks), the set-up (the solver's fields, the
   // outputs, the initial state on the device or the restore, taking the output directory), its
-  // time loop's steps, the outputs (frames,
-  // maxima maps, gauge rows, closing the formats), the checkpoints; within the outputs, the
+  // time loop's steps, the outputs (frames, maxima maps, gauge rows, closing the formats), the
+  // checkpoints; within the outputs, the
   // fields brought from the device (gathered, derived; from_device_s: the copies alone) and each
   // format's writing, in the order of output.formats (the formats write at once, so their
   // seconds overlap).

@@ -380,17 +380,28 @@ Raster read_esri_ascii(const std::string& path, const Workers& workers) {
   return parse_esri_ascii(read_text_file(path), path, workers);
 }
 
-void write_esri_ascii(const std::string& path, const Raster& r, const Workers& workers) {
+namespace {
+// The longest text of a value and its separator: a sign, 17 significant digits, a point and an
+// exponent ("-1.2345678901234567e-308 "), or the fixed form of a value in [1e-5, 1e15).
+constexpr std::size_t kAscValueBytes = 25;
+}  // namespace
+
+void write_esri_ascii(const std::string& path, const Raster& r) {
   if (r.v.size() != static_cast<std::size_t>(r.cells()))
     throw std::invalid_argument("write_esri_ascii: " + path + ": raster has " + std::to_string(r.v.size()) +
                                 " values for " + std::to_string(r.nx) + " x " + std::to_string(r.ny) + " cells");
-  write_esri_ascii(path, r, r.v.data(), workers);
+  write_esri_ascii(path, r, r.v.data());
+}
+
+std::uint64_t esri_ascii_text_bytes(std::int64_t nx, int workers) {
+  return std::uint64_t(std::max(1, workers)) * std::max<std::uint64_t>(kAscBandBytes, std::uint64_t(nx) * kAscValueBytes);
 }
 
 void write_esri_ascii(const std::string& path, const Domain& g, const double* values, const Workers& workers,
                       std::size_t band_bytes) {
   const auto nx = static_cast<std::size_t>(g.nx);
-  const std::size_t cells = nx * static_cast<std::size_t>(g.ny);
+  const long ny = g.ny;
+  const std::size_t cells = nx * static_cast<std::size_t>(ny);
   // A NODATA value that no real cell holds, so that NaN cells and only they read back as NaN.
   double nodata = -9999;
   while (std::find(values, values + cells, nodata) != values + cells) nodata = nodata * 10 - 9;
@@ -402,15 +413,20 @@ void write_esri_ascii(const std::string& path, const Domain& g, const double* va
   head += "NODATA_value " + format_double(nodata) + "\n";
   AtomicFile f(path);
   f.write(head);
-  // File rows run from the north (j = ny - 1) down. Bands of rows a round, one a worker, so that
-  // the text in memory at once is about workers x band_bytes, whatever the grid.
-  const int bands = std::max(1, workers.count);
-  const long rows_per_band = std::max(1L, long(band_bytes / std::max<std::size_t>(1, nx * 12)));
-  std::vector<std::string> text(std::size_t(bands), std::string{});
-  for (long top = g.ny - 1; top >= 0; top -= rows_per_band * bands) {
-    run_on_threads(Workers{bands, workers.on_start}, [&](int b) {
+  // File rows run from the north (j = ny - 1) down, in rounds of one band a worker. A band holds
+  // as many rows as fit in band_bytes (at least one) and no more than an equal share of the grid,
+  // so that a small grid's rows are shared too; the text in memory at once is bounded by
+  // esri_ascii_text_bytes.
+  const long workers_wanted = std::max(1, workers.count);
+  const long rows_fit = std::max(1L, long(band_bytes / std::max<std::size_t>(1, nx * kAscValueBytes)));
+  const long rows_per_band = std::max(1L, std::min(rows_fit, (ny + workers_wanted - 1) / workers_wanted));
+  const long bands = std::min(workers_wanted, (ny + rows_per_band - 1) / rows_per_band);
+  std::vector<std::string> text(std::size_t(std::max(1L, bands)));
+  for (long top = ny - 1; top >= 0; top -= rows_per_band * bands) {
+    run_on_threads(Workers{int(bands), workers.on_start}, [&](int b) {
       std::string& out = text[std::size_t(b)];
       out.clear();
+      out.reserve(std::size_t(rows_per_band) * std::max<std::size_t>(1, nx) * kAscValueBytes);
       const long first = top - b * rows_per_band;
       for (long j = first; j > first - rows_per_band && j >= 0; --j) {
         const double* row = values + std::size_t(j) * nx;

@@ -13,6 +13,7 @@
 // as land / a wall). The writer writes NaN cells as NODATA_value.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,11 +52,15 @@ Raster parse_esri_ascii(std::string_view text, const std::string& name, const Wo
 // Writes an .asc file atomically, values in shortest round-trip form (reading it back gives the
 // same doubles). NaN cells are written as NODATA_value, -9999 unless a real value equals it.
 // `values` holds grid.nx * grid.ny doubles in Raster's order. `workers` format bands of whole
-// rows at once, each of about `band_bytes` of text, and the bands are written in order: the file
-// is the same byte for byte whatever the workers and the band size.
+// rows at once, each band at most `band_bytes` of text or one row, and the bands are written in
+// order: the file is the same byte for byte whatever the workers and the band size.
+inline constexpr std::size_t kAscBandBytes = std::size_t(1) << 22;
 void write_esri_ascii(const std::string& path, const Domain& grid, const double* values, const Workers& workers = {},
-                      std::size_t band_bytes = std::size_t(1) << 22);
-void write_esri_ascii(const std::string& path, const Raster& r, const Workers& workers = {});
+                      std::size_t band_bytes = kAscBandBytes);
+void write_esri_ascii(const std::string& path, const Raster& r);
+// The most text write_esri_ascii holds at once for rows of `nx` values and `workers` workers,
+// with the default band size (for the run's memory estimate).
+std::uint64_t esri_ascii_text_bytes(std::int64_t nx, int workers);
 
 // The grid's coordinate reference system, as GIS tools keep it beside an .asc: a ".prj" file of
 // the same name holding the system as WKT text (ESRI's or OGC's, e.g. PROJCS["WGS 84 / UTM zone

@@ -133,17 +133,33 @@ TEST_CASE("raster: write then read gives identical values", "[io][raster]") {
 
 TEST_CASE("raster: the file is the same whatever the workers and the bands of rows", "[io][raster]") {
   TempDir dir;
+  // The text itself, on a small grid: header, rows from the north, NaN as NODATA.
+  Raster small;
+  small.nx = 3;
+  small.ny = 2;
+  small.dx = 2;
+  small.dy = 0.5;
+  small.x0 = 10;
+  small.y0 = -1;
+  small.v = {1, 0.25, std::nan(""), -3, 1e-7, 123456.5};
+  write_esri_ascii(dir / "small.asc", small, small.v.data(), shwa::io::Workers{2}, 1);
+  CHECK(slurp(dir / "small.asc") ==
+        "ncols 3\nnrows 2\nxllcorner 10\nyllcorner -1\ndx 2\ndy 0.5\nNODATA_value -9999\n"
+        "-3 1e-07 123456.5\n1 0.25 -9999\n");
+
   Raster r;
   r.nx = 7;
   r.ny = 23;
-  r.dx = r.dy = 2.5;
+  r.dx = 2.5;
+  r.dy = 1.5;
   for (int k = 0; k < r.nx * r.ny; ++k) r.v.push_back(k % 5 == 0 ? std::nan("") : std::cos(k) * 1000 / (k + 1));
   write_esri_ascii(dir / "one.asc", r);
   const std::string one = slurp(dir / "one.asc");
-  // A row is about 84 bytes: bands of one, two and four rows, over 2 to 12 rounds, the last round
-  // short; and more bands than rows, so that some workers get none.
-  for (const auto& [workers, band_bytes] :
-       {std::pair{4, 1}, std::pair{5, 250}, std::pair{3, 400}, std::pair{2, 1}, std::pair{32, 1}}) {
+  // The writer budgets 25 bytes a value, 175 a row of 7: bands of 1 row (band_bytes 1), 2 (350)
+  // and 4 (700), or an equal share of the 23 rows (the default band); one worker over 23 rounds,
+  // several over a few, the last round short; more workers than rows.
+  for (const auto& [workers, band_bytes] : {std::pair{1, 1}, std::pair{4, 1}, std::pair{5, 350}, std::pair{3, 700},
+                                            std::pair{8, 1 << 22}, std::pair{32, 1}}) {
     INFO(workers << " workers, bands of " << band_bytes << " bytes");
     write_esri_ascii(dir / "many.asc", r, r.v.data(), shwa::io::Workers{workers}, std::size_t(band_bytes));
     CHECK(slurp(dir / "many.asc") == one);
