@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine (no network): build Kokkos + shwa from the sources carried in .deps/src, test,
 # benchmark. Results and logs go to $OUT (or ./out). Steps, in the order given:
-#   build    Kokkos CUDA + shwa, the app included (cuda preset, MPI on when mpicxx exists; NetCDF
+#   build    Kokkos CUDA + shwa, the app included (BUILD_TARGETS: only those targets; cuda preset, MPI on when mpicxx exists; NetCDF
 #            and PNG output where their libraries are; this machine has libpng, not NetCDF: the
 #            configure log and shwa-info.txt say so); in the background, where a later step runs on
 #            the host (app, openmp, estuary-host) or HOST_BUILD=1, the OpenMP Kokkos + shwa_bench and
@@ -111,7 +111,9 @@ for step in "$@"; do
     scripts/build-kokkos.sh cuda || exit 1
     li=(); [ "${LINEINFO:-0}" = 1 ] && li=(-DCMAKE_CXX_FLAGS=-lineinfo)  # debug info only, same code
     cmake --preset cuda "${cfg[@]}" "${li[@]}" > "$out/configure-cuda.log" 2>&1 || { tail -30 "$out/configure-cuda.log"; exit 1; }
-    cmake --build --preset cuda -j "$SHWA_JOBS" > "$out/build-cuda.log" 2>&1 || { grep -m20 -A3 error "$out/build-cuda.log"; exit 1; }
+    # BUILD_TARGETS: only these targets (e.g. "shwa test_app"), for a short call.
+    cmake --build --preset cuda -j "$SHWA_JOBS" ${BUILD_TARGETS:+--target $BUILD_TARGETS} > "$out/build-cuda.log" 2>&1 ||
+      { grep -m20 -A3 error "$out/build-cuda.log"; exit 1; }
     grep "shwa: .* output:" "$out/configure-cuda.log"
     build/cuda/app/shwa info > "$out/shwa-info.txt" 2>&1; grep "output formats" "$out/shwa-info.txt"
     wait
