@@ -2,10 +2,11 @@
 # On the GPU machine (no network): build Kokkos + shwa from the sources carried in .deps/src, test,
 # benchmark. Results and logs go to $OUT (or ./out). Steps, in the order given:
 #   build    Kokkos CUDA + shwa, the app included (BUILD_TARGETS: only those targets; cuda preset,
-#            MPI on when mpicxx exists; NetCDF and PNG output where their libraries are; this machine has libpng, not NetCDF: the
-#            configure log and shwa-info.txt say so); in the background, where a later step runs on
-#            the host (app, openmp, estuary-host) or HOST_BUILD=1, the OpenMP Kokkos + shwa_bench and
-#            shwa for the host comparison (it competes with the CUDA build for the cores)
+#            MPI on when mpicxx exists; NetCDF and PNG output where their libraries are; this
+#            machine has libpng, not NetCDF: the configure log and shwa-info.txt say so); in the
+#            background, where a later step runs on the host (app, openmp, estuary-host) or
+#            HOST_BUILD=1, the OpenMP Kokkos + shwa_bench and shwa for the host comparison (it
+#            competes with the CUDA build for the cores)
 #   test     the whole ctest suite of the CUDA build: core, I/O, app (decks, restart, gauges,
 #            blow-ups; `mpirun shwa` at 2 and 4 ranks), comm (one GPU a rank, round robin), perf
 #   app      perf/app_vs_bench.sh: `shwa run` on the fully wet inputs/bench/wet_4096.toml against
