@@ -168,6 +168,7 @@ void print_info(const World& world) {
   std::printf("host execution space: %s\n", Kokkos::DefaultHostExecutionSpace::name());
   std::printf("precision: %s\n", SHWA_PRECISION_NAME);
   std::printf("FMA contraction: %s\n", fma_contraction());
+  std::printf("device math: %s\n", device_math());
 #ifdef SHWA_WITH_MPI
   std::printf("MPI: yes (%s); %d rank(s) in this run, one block per rank; CUDA-aware: %s\n",
               World::library_version().c_str(), world.size(), World::cuda_aware() ? "yes" : "no");

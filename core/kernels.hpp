@@ -296,7 +296,7 @@ KOKKOS_FORCEINLINE_FUNCTION Real friction_factor(bool use, Real h, Real qx, Real
                                                  Real dt, Real gn2) {
   const Real qn = shwa::sqrt_nonneg(qx * qx + qy * qy);
   const Real h73 = select(use, h * h * cbrt_h, Real(1));
-  return h73 / (h73 + dt * gn2 * qn);
+  return quotient(h73, h73 + dt * gn2 * qn);
 }
 
 /// W^{n+1} of one cell from W^n (h0, qx0, qy0, hc0; the other tracers' h c in hcm0) and the sums
@@ -322,7 +322,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
   for (int t = 1; t < NT; ++t) active = active || !same_bits(hcm[t], hcm0[t]);
   if (clip > Real(0)) Kokkos::atomic_add(&clipped(), double(clip));
   if (h >= eps_h && gn2 > Real(0)) {
-    const Real r = friction_factor(true, h, qx, qy, shwa::cbrt(h), dt, gn2);
+    const Real r = friction_factor(true, h, qx, qy, cube_root(h), dt, gn2);
     qx *= r;
     qy *= r;
   }

@@ -130,19 +130,134 @@ KOKKOS_FORCEINLINE_FUNCTION float sub_rn(float a, float b) {
 #endif
 }
 
-/// num / den for den > 0.
+// Reciprocals and square roots on GPUs (docs/kernels.md, "Fewer instructions a cell"). A GPU
+// divides and takes square roots in software: an approximation of the reciprocal or of the
+// reciprocal square root, Newton steps to the correctly rounded result, and a check of the
+// operands' range with a branch to a slow routine. The kernels take a cell's 1/h and sqrt(h), and an
+// edge's a and 1/a, from one reciprocal square root, and other square roots from it too
+// (kPairedRoots); a reciprocal from the
+// device's approximation and two Newton steps, without the check (kFastReciprocal): within an ulp
+// or two of the rounded result, for the operands the kernels pass (positive, normal, far from
+// overflow). Hosts divide and take roots as written (their vector loops do so in a few
+// instructions). SHWA_DEVICE_FAST_MATH: 0 neither, 1 the paired roots, 2 both, 3 (the default) also
+// a cube root from the device's float logarithm and exponential (cube_root).
+#ifndef SHWA_DEVICE_FAST_MATH
+#define SHWA_DEVICE_FAST_MATH 3
+#endif
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+inline constexpr bool kPairedRoots = SHWA_DEVICE_FAST_MATH >= 1;
+#else
+inline constexpr bool kPairedRoots = false;
+#endif
+#if defined(__CUDA_ARCH__)
+inline constexpr bool kFastReciprocal = SHWA_DEVICE_FAST_MATH >= 2;
+inline constexpr bool kFastCubeRoot = SHWA_DEVICE_FAST_MATH >= 3;
+#else
+inline constexpr bool kFastReciprocal = false;
+inline constexpr bool kFastCubeRoot = false;
+#endif
+
+/// What the device kernels of this build divide and take roots with, for `shwa info` and shwa_bench.
+inline const char* device_math() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return SHWA_DEVICE_FAST_MATH <= 0   ? "divisions and roots as written (SHWA_DEVICE_FAST_MATH=0)"
+         : SHWA_DEVICE_FAST_MATH == 1 ? "paired roots (SHWA_DEVICE_FAST_MATH=1)"
+         : SHWA_DEVICE_FAST_MATH == 2 ? "paired roots, fast reciprocals (SHWA_DEVICE_FAST_MATH=2)"
+                                      : "paired roots, fast reciprocals and cube roots (SHWA_DEVICE_FAST_MATH=3)";
+#elif defined(KOKKOS_ENABLE_HIP)
+  return SHWA_DEVICE_FAST_MATH >= 1 ? "paired roots" : "divisions and roots as written";
+#else
+  return "divisions and roots as written";
+#endif
+}
+
+/// 1 / sqrt(x) for x > 0: the device's reciprocal square root on GPUs (CUDA: within 1 ulp in
+/// double, 2 in single precision), 1 / sqrt(x) elsewhere.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T rsqrt(T x) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return ::rsqrt(x);
+#else
+  return T(1) / sqrt(x);
+#endif
+}
+
+/// 1 / x for a normal x > 0 whose reciprocal is normal: with kFastReciprocal the device's
+/// approximation r (rcp.approx, relative error below 2^-22 in double) and, in double, the step
+/// r <- r + r (e + e^2), e = 1 - x r, which cubes the error; in single precision one Newton step
+/// r <- r + r e. Each operation rounded on its own (fma_rn). Else 1 / x.
+KOKKOS_FORCEINLINE_FUNCTION double reciprocal(double x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kFastReciprocal) {
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+    double e = __fma_rn(-x, r, 1.0);
+    e = __fma_rn(e, e, e);
+    return __fma_rn(e, r, r);
+  }
+#endif
+  return 1.0 / x;
+}
+KOKKOS_FORCEINLINE_FUNCTION float reciprocal(float x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kFastReciprocal) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return __fmaf_rn(r, __fmaf_rn(-x, r, 1.0f), r);
+  }
+#endif
+  return 1.0f / x;
+}
+
+/// cbrt(x) for x > 0 within the normal range of float: with kFastCubeRoot z ~ x^(-1/3) from the
+/// device's float log2 and exp2 (relative error about 2^-21), then Newton steps
+/// z <- z + z (1 - x z^3) / 3, each of which squares the error (two in double, one in single
+/// precision), and x z^2; else cbrt(x).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T cube_root(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kFastCubeRoot) {
+    float l, zf;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(l) : "f"(float(x)));
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(zf) : "f"(l * (-1.0f / 3.0f)));
+    T z = T(zf);
+    for (int k = 0; k < (sizeof(T) == 8 ? 2 : 1); ++k) {
+      const T e = T(1) - x * (z * z * z);
+      z = z + z * e * T(1.0 / 3.0);
+    }
+    return mul_rn(x, mul_rn(z, z));
+  }
+#endif
+  return cbrt(x);
+}
+
+/// num / den for den > 0: num times the reciprocal with kFastReciprocal, else the division.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T quotient(T num, T den) {
+  if constexpr (kFastReciprocal)
+    return mul_rn(num, reciprocal(den));
+  else
+    return num / den;
+}
+/// quotient(num, den), returning a zero num as it is where the division has a slow path for it
+/// (kBranchOnZero, without kFastReciprocal).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T divide(T num, T den) {
-  if constexpr (kBranchOnZero<T>)
+  if constexpr (kBranchOnZero<T> && !kFastReciprocal)
     if (num == T(0)) return num;
-  return num / den;
+  return quotient(num, den);
 }
-/// sqrt(x) for x >= 0.
+/// sqrt(x) for x >= 0: with kPairedRoots x times its reciprocal square root (that of 1 where x is
+/// zero), which has no slow path; else the root, returning a zero x as it is where kBranchOnZero.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T sqrt_nonneg(T x) {
-  if constexpr (kBranchOnZero<T>)
-    if (x == T(0)) return x;
-  return sqrt(x);
+  if constexpr (kPairedRoots) {
+    return mul_rn(x, rsqrt(x > T(0) ? x : T(1)));
+  } else {
+    if constexpr (kBranchOnZero<T>)
+      if (x == T(0)) return x;
+    return sqrt(x);
+  }
 }
 
 }  // namespace shwa

@@ -101,15 +101,32 @@ KOKKOS_FORCEINLINE_FUNCTION T select(bool c, T a, T b) {
 /// d where `use` holds (the caller's case), else 1: a denominator that is never zero.
 KOKKOS_FORCEINLINE_FUNCTION Real safe_den(bool use, Real d) { return use ? d : Real(1); }
 
+/// 1 / h where a cell of depth h holds water (h >= kMinDepthForC; else 1), and sqrt(max(h, 0)).
+/// With kPairedRoots (math.hpp) both come from one reciprocal square root r of h: 1 / h = r r,
+/// sqrt(h) = h r, each product rounded on its own (mul_rn) so that no kernel fuses it differently.
+struct DepthRoots {
+  Real rh, sh;
+};
+KOKKOS_FORCEINLINE_FUNCTION DepthRoots depth_roots(Real h) {
+  const bool holds = h >= kMinDepthForC;
+  if constexpr (kPairedRoots) {
+    const Real r = shwa::rsqrt(safe_den(holds, h));
+    return {mul_rn(r, r), holds ? mul_rn(h, r) : shwa::sqrt_nonneg(shwa::max(h, Real(0)))};
+  } else {
+    return {Real(1) / safe_den(holds, h), shwa::sqrt_nonneg(shwa::max(h, Real(0)))};
+  }
+}
+
 KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Real hc, Real H,
                                                     Real eps_h) {
   const bool wet = h >= eps_h;
   const bool holds = h >= kMinDepthForC;  // wet implies holds (eps_h is far above it)
-  const Real rh = Real(1) / safe_den(holds, h);
+  const DepthRoots d = depth_roots(h);
+  const Real rh = d.rh;
   CellPrim p;
   p.h = h;
   p.H = H;
-  p.sh = shwa::sqrt_nonneg(shwa::max(h, Real(0)));
+  p.sh = d.sh;
   p.u = select(wet, qx * rh, Real(0));
   p.v = select(wet, qy * rh, Real(0));
   p.c = select(holds, mul_rn(hc, rh), Real(0));
@@ -123,8 +140,7 @@ KOKKOS_FORCEINLINE_FUNCTION CellPrim make_cell_prim(Real h, Real qx, Real qy, Re
 /// the one roe_solve carries or another (tracer_fluct), and whatever the number of tracers.
 KOKKOS_FORCEINLINE_FUNCTION Real concentration(Real h, Real hc) {
   const bool holds = h >= kMinDepthForC;
-  const Real rh = Real(1) / safe_den(holds, h);
-  return select(holds, mul_rn(hc, rh), Real(0));
+  return select(holds, mul_rn(hc, depth_roots(h).rh), Real(0));
 }
 
 /// The edge frame of a cell: direction 0 = x-edge (n = +x), 1 = y-edge (n = +y).
@@ -210,11 +226,21 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   bool dry = false, wall_right = false, wall_left = false;
   if constexpr (MaybeDry) resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
   // Roe averages. Between two dry cells the denominators are replaced by 1 and the result by 0.
-  const Real rs = Real(1) / safe_den(!dry, L.sh + R.sh);
+  const Real rs = reciprocal(safe_den(!dry, L.sh + R.sh));
   const Real un = (L.sh * L.un + R.sh * R.un) * rs;
   const Real ut = (L.sh * L.ut + R.sh * R.ut) * rs;
   const Real a2 = g * Real(0.5) * (L.h + R.h);
-  const Real a = shwa::sqrt_nonneg(a2);
+  // a and 1 / (2a): with kPairedRoots (math.hpp) from one reciprocal square root of a^2 (between two
+  // dry cells, of 1: there a is a^2, and nothing the edge returns reads it).
+  Real a, r2a;
+  if constexpr (kPairedRoots) {
+    const Real ra = shwa::rsqrt(safe_den(!dry, a2));
+    a = mul_rn(a2, ra);
+    r2a = Real(0.5) * ra;
+  } else {
+    a = shwa::sqrt_nonneg(a2);
+    r2a = Real(0.5) / safe_den(!dry, a);
+  }
   const Real l1 = un - a;
   const Real l3 = un + a;
 
@@ -230,7 +256,6 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   // state-jump strengths and s = a~ dH / 2 the bathymetry part:
   //   beta1 = l1 alpha1 + s = (un^2 dh - a^2 deta - (un - a) dqn) / (2a)
   //   beta3 = l3 alpha3 - s = ((un + a) dqn - un^2 dh + a^2 deta) / (2a)
-  const Real r2a = Real(0.5) / safe_den(!dry, a);
   const Real un2dh = un * un * dh;
   const Real beta1 = (un2dh - a2 * deta - l1 * dqn) * r2a;
   const Real beta3 = (l3 * dqn - un2dh + a2 * deta) * r2a;

@@ -209,8 +209,9 @@ int main(int argc, char* argv[]) {
   // The device column kernels' team widths, which a build can set (docs/kernels.md).
   if (!is_host_space<DefaultExec>())
     std::printf("# column teams: %d lanes; the capped update: %d lanes, in blocks of %ld teams or more; FMA "
-                "contraction: %s\n",
-                detail::kLanes, detail::kCappedLanes, detail::capped_update_teams<DefaultExec>(), fma_contraction());
+                "contraction: %s; device math: %s\n",
+                detail::kLanes, detail::kCappedLanes, detail::capped_update_teams<DefaultExec>(), fma_contraction(),
+                device_math());
   if (extra_work > 0) std::printf("# extra work (deliberate slowdown): %g of the rows\n", extra_work);
   if (tracers != 1) std::printf("# %d tracers\n", tracers);
   if (velocity != kVelocity) std::printf("# initial x-velocity %g m/s\n", velocity);

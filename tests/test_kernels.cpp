@@ -85,6 +85,70 @@ TEST_CASE("the host's vectorizable cube root is within 1 ulp of the exact one", 
   CHECK(worst <= std::numeric_limits<Real>::epsilon());
 }
 
+TEST_CASE("the kernels' reciprocals and roots are within a few ulp, on the default space", "[kernels]") {
+  // The operands the kernels pass: depths from below eps_h to a deep channel and sums of square
+  // roots of depths (1 / x, h^(-1/2)), log-spaced, with every power of two between (the device's
+  // approximations start from the exponent). On a GPU these are the device's reciprocal and
+  // reciprocal square root with their Newton steps (core/math.hpp), elsewhere plain division and
+  // roots. Reference: long double, rounded. Bounds, in units of epsilon: the reciprocal within 2
+  // (two Newton steps), the reciprocal square root within CUDA's 2 ulp, 1 / h = r r and
+  // sqrt(h) = h r with the roundings of their products, a quotient one more than its reciprocal,
+  // the cube root (the friction's) with its Newton steps' and products' roundings, a square root
+  // x h^(-1/2) with its product's.
+  const double bound[7] = {2, 2, 5, 3, 3, 4, 3};
+  std::vector<Real> xs;
+  for (int k = 0; k <= 4000; ++k) xs.push_back(Real(std::pow(10.0, -8.0 + 13.0 * k / 4000.0)));
+  for (int e = -26; e <= 16; ++e) xs.push_back(Real(std::ldexp(1.0, e)));
+  const int n = int(xs.size());
+  Kokkos::View<Real*> x("x", n), out("out", 7 * n);
+  auto hx = Kokkos::create_mirror_view(x);
+  for (int k = 0; k < n; ++k) hx(k) = xs[k];
+  Kokkos::deep_copy(x, hx);
+  Kokkos::parallel_for(
+      "math", Kokkos::RangePolicy<DefaultExec>(0, n), KOKKOS_LAMBDA(int k) {
+        const Real v = x(k);
+        const DepthRoots d = depth_roots(v);
+        out(7 * k) = reciprocal(v);
+        out(7 * k + 1) = shwa::rsqrt(v);
+        out(7 * k + 2) = d.rh;
+        out(7 * k + 3) = d.sh;
+        out(7 * k + 4) = divide(v, v + Real(1));
+        out(7 * k + 5) = cube_root(v);
+        out(7 * k + 6) = sqrt_nonneg(v);
+      });
+  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  double worst[7] = {};
+  for (int k = 0; k < n; ++k) {
+    const long double v = hx(k);
+    const long double exact[7] = {1.0L / v, 1.0L / std::sqrt(v), 1.0L / v, std::sqrt(v),
+                                  v / static_cast<long double>(Real(hx(k) + Real(1))), std::cbrt(v),
+                                  std::sqrt(v)};
+    for (int f = 0; f < 7; ++f) {
+      const double ref = double(static_cast<Real>(exact[f]));
+      worst[f] = std::max(worst[f], std::abs(double(ho(7 * k + f)) - ref) / ref);
+    }
+  }
+  for (int f = 0; f < 7; ++f) {
+    CAPTURE(f, worst[f] / std::numeric_limits<Real>::epsilon());
+    CHECK(worst[f] <= bound[f] * std::numeric_limits<Real>::epsilon());
+  }
+  // Zeros: dry land's depth, still water's discharge (exact zeros, no NaN from a reciprocal of 0).
+  Kokkos::View<Real[4]> z("zeros");
+  Kokkos::parallel_for(
+      "zeros", Kokkos::RangePolicy<DefaultExec>(0, 1), KOKKOS_LAMBDA(int) {
+        const DepthRoots d = depth_roots(Real(0));
+        z(0) = d.sh;
+        z(1) = d.rh;
+        z(2) = sqrt_nonneg(Real(0));
+        z(3) = divide(Real(0), Real(3));
+      });
+  auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), z);
+  CHECK(hz(0) == Real(0));
+  CHECK(hz(1) == Real(1));
+  CHECK(hz(2) == Real(0));
+  CHECK(hz(3) == Real(0));
+}
+
 TEST_CASE("the fields do not depend on the tiling, bit for bit", "[kernels]") {
   // Tile boundaries move with the tile shape as they do with the decomposition (tests/comm): an
   // edge solved inside one tile here is solved on a tile's border there, by both tiles. Tiles of

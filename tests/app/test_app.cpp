@@ -570,6 +570,12 @@ TEST_CASE("app: info and help", "[app][cli]") {
 #else
   CHECK(info.out.find("FMA contraction: none\n") != std::string::npos);
 #endif
+  // How the device kernels divide and take roots (core/math.hpp): as written on a host build.
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  CHECK(info.out.find("device math: ") != std::string::npos);
+#else
+  CHECK(info.out.find("device math: divisions and roots as written\n") != std::string::npos);
+#endif
   // The output formats of this build, and what builds the missing ones.
   const std::string built = info.out.substr(info.out.find("output formats: "));
   CHECK(built.rfind("output formats: vtk", 0) == 0);
