@@ -16,4 +16,6 @@ for r in 1 2; do
     echo "$b r$r $(timeout 30 $b --sizes 4096,16384 --variants decoupled --steps 50 | tee -a "$OUT/bench.log" | grep -E '^ +[0-9]+ ' | awk '{printf "%s:%s ", $1, $6}')"
   done
 done
+[ $((SECONDS - t0)) -lt 540 ] && timeout 50 build/cuda/perf/shwa_bench --sizes 1024,4096,8192,16384 \
+  --variants recompute,decoupled --json "$OUT/bench-cuda-double.json" > "$OUT/bench-cuda-double.log" 2>&1
 echo "end $((SECONDS - t0)) s"
