@@ -30,9 +30,11 @@ KOKKOS_FORCEINLINE_FUNCTION bool isfinite(T x) { return SHWA_KOKKOS_MATH::isfini
 // Zeros in still water and on dry land. A GPU's double division and square root take a slow path
 // (a call to a routine of several dozen instructions) when the result is zero: their fast paths
 // check the result's range. Still water divides zero momenta and takes the root of zero discharge
-// in every cell, dry land the root of zero depth. On GPUs these two return a zero operand as it is,
-// which is what the operation gives (the same sign), and branch around it; hosts compute as usual
-// (a branch would stop the vectorization of the edge loops). The same values either way.
+// in every cell, dry land the root of zero depth. Where the device kernels use these operations
+// (SHWA_DEVICE_FAST_MATH below 2 for divide, 0 for sqrt_nonneg; the forms of the levels above have
+// no slow path), these two return a zero operand as it is, which is what the operation gives (the
+// same sign), and branch around it; hosts compute as usual (a branch would stop the vectorization
+// of the edge loops). The same values either way.
 // SHWA_BRANCH_ON_ZERO_MIN_BYTES: the smallest type that branches (4: float and double; 8: double
 // only), a build setting so that single precision can be timed both ways: in single precision the
 // branch gains at small grids and costs the capped update of large ones (docs/kernels.md).
@@ -130,7 +132,7 @@ KOKKOS_FORCEINLINE_FUNCTION float sub_rn(float a, float b) {
 #endif
 }
 
-// Reciprocals and square roots on GPUs (docs/kernels.md, "Fewer instructions a cell"). A GPU
+// Reciprocals and square roots on GPUs (docs/kernels.md, "Divisions and roots on GPUs"). A GPU
 // divides and takes square roots in software: an approximation of the reciprocal or of the
 // reciprocal square root, Newton steps to the correctly rounded result, and a check of the
 // operands' range with a branch to a slow routine. The kernels take a cell's 1/h and sqrt(h), and an

@@ -18,4 +18,9 @@ for r in 1 2; do
 done
 [ $((SECONDS - t0)) -lt 540 ] && timeout 50 build/cuda/perf/shwa_bench --sizes 1024,4096,8192,16384 \
   --variants recompute,decoupled --json "$OUT/bench-cuda-double.json" > "$OUT/bench-cuda-double.log" 2>&1
+# Still water around the hump: the zeros the device once branched around (docs/kernels.md).
+for b in build/cuda/perf/shwa_bench $B/bench-double-fm0; do
+  [ $((SECONDS - t0)) -gt 570 ] && break
+  echo "$b still $(timeout 15 $b --sizes 1024,4096 --variants decoupled --steps 50 --velocity 0 | grep -E '^ +[0-9]+ ' | awk '{printf "%s:%s ", $1, $6}')"
+done
 echo "end $((SECONDS - t0)) s"
