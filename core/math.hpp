@@ -30,11 +30,11 @@ KOKKOS_FORCEINLINE_FUNCTION bool isfinite(T x) { return SHWA_KOKKOS_MATH::isfini
 // Zeros in still water and on dry land. A GPU's double division and square root take a slow path
 // (a call to a routine of several dozen instructions) when the result is zero: their fast paths
 // check the result's range. Still water divides zero momenta and takes the root of zero discharge
-// in every cell, dry land the root of zero depth. Where the device kernels use these operations
-// (SHWA_DEVICE_FAST_MATH below 2 for divide, 0 for sqrt_nonneg; the forms of the levels above have
-// no slow path), these two return a zero operand as it is, which is what the operation gives (the
-// same sign), and branch around it; hosts compute as usual (a branch would stop the vectorization
-// of the edge loops). The same values either way.
+// in every cell, dry land the root of zero depth. On GPUs sqrt_nonneg, and divide where it divides
+// (SHWA_DEVICE_FAST_MATH below 2; the reciprocal of the levels above has no slow path), return a
+// zero operand as it is, which is what the operation gives (the same sign), and branch around it;
+// hosts compute as usual (a branch would stop the vectorization of the edge loops). The same
+// values either way.
 // SHWA_BRANCH_ON_ZERO_MIN_BYTES: the smallest type that branches (4: float and double; 8: double
 // only), a build setting so that single precision can be timed both ways: in single precision the
 // branch gains at small grids and costs the capped update of large ones (docs/kernels.md).
@@ -136,13 +136,12 @@ KOKKOS_FORCEINLINE_FUNCTION float sub_rn(float a, float b) {
 // divides and takes square roots in software: an approximation of the reciprocal or of the
 // reciprocal square root, Newton steps to the correctly rounded result, and a check of the
 // operands' range with a branch to a slow routine. The kernels take a cell's 1/h and sqrt(h), and an
-// edge's a and 1/a, from one reciprocal square root, and other square roots from it too
-// (kPairedRoots); a reciprocal from the
-// device's approximation and two Newton steps, without the check (kFastReciprocal): within an ulp
-// or two of the rounded result, for the operands the kernels pass (positive, normal, far from
-// overflow). Hosts divide and take roots as written (their vector loops do so in a few
-// instructions). SHWA_DEVICE_FAST_MATH: 0 neither, 1 the paired roots, 2 both, 3 (the default) also
-// a cube root from the device's float logarithm and exponential (cube_root).
+// edge's a and 1/a, from one reciprocal square root (kPairedRoots); a reciprocal from the device's
+// approximation and one step of Newton's kind, without the check (kFastReciprocal); the friction's
+// cube root from the device's float logarithm and exponential and Newton steps (kFastCubeRoot). Each is within a few ulp of the rounded result
+// for the operands the kernels pass (positive, normal, far from overflow; tested). Hosts divide and
+// take roots as written (their vector loops have dividers and square-root units).
+// SHWA_DEVICE_FAST_MATH: 0 none of these, 1 the roots, 2 and the reciprocals, 3 (the default) all.
 #ifndef SHWA_DEVICE_FAST_MATH
 #define SHWA_DEVICE_FAST_MATH 3
 #endif
@@ -249,17 +248,12 @@ KOKKOS_FORCEINLINE_FUNCTION T divide(T num, T den) {
     if (num == T(0)) return num;
   return quotient(num, den);
 }
-/// sqrt(x) for x >= 0: with kPairedRoots x times its reciprocal square root (that of 1 where x is
-/// zero), which has no slow path; else the root, returning a zero x as it is where kBranchOnZero.
+/// sqrt(x) for x >= 0.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T sqrt_nonneg(T x) {
-  if constexpr (kPairedRoots) {
-    return mul_rn(x, rsqrt(x > T(0) ? x : T(1)));
-  } else {
-    if constexpr (kBranchOnZero<T>)
-      if (x == T(0)) return x;
-    return sqrt(x);
-  }
+  if constexpr (kBranchOnZero<T>)
+    if (x == T(0)) return x;
+  return sqrt(x);
 }
 
 }  // namespace shwa

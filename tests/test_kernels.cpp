@@ -133,7 +133,9 @@ TEST_CASE("the kernels' reciprocals and roots are within a few ulp, on the defau
     CHECK(worst[f] <= bound[f] * std::numeric_limits<Real>::epsilon());
   }
   // Zeros: dry land's depth, still water's discharge (exact zeros, no NaN from a reciprocal of 0).
-  Kokkos::View<Real[4]> z("zeros");
+  // A subnormal, such as the square of a discharge of 1e-160 (the friction's |q|), has its root.
+  const Real tiny = std::numeric_limits<Real>::denorm_min() * Real(1000);
+  Kokkos::View<Real[6]> z("zeros");
   Kokkos::parallel_for(
       "zeros", Kokkos::RangePolicy<DefaultExec>(0, 1), KOKKOS_LAMBDA(int) {
         const DepthRoots d = depth_roots(Real(0));
@@ -141,12 +143,16 @@ TEST_CASE("the kernels' reciprocals and roots are within a few ulp, on the defau
         z(1) = d.rh;
         z(2) = sqrt_nonneg(Real(0));
         z(3) = divide(Real(0), Real(3));
+        z(4) = sqrt_nonneg(tiny);
+        z(5) = depth_roots(tiny).sh;
       });
   auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), z);
   CHECK(hz(0) == Real(0));
   CHECK(hz(1) == Real(1));
   CHECK(hz(2) == Real(0));
   CHECK(hz(3) == Real(0));
+  CHECK(hz(4) == std::sqrt(tiny));
+  CHECK(hz(5) == std::sqrt(tiny));
 }
 
 TEST_CASE("the fields do not depend on the tiling, bit for bit", "[kernels]") {
