@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
+
 #if KOKKOS_VERSION >= 40000
 #define SHWA_KOKKOS_MATH Kokkos
 #else
@@ -135,13 +137,15 @@ KOKKOS_FORCEINLINE_FUNCTION float sub_rn(float a, float b) {
 // Reciprocals and square roots on GPUs (docs/kernels.md, "Divisions and roots on GPUs"). A GPU
 // divides and takes square roots in software: an approximation of the reciprocal or of the
 // reciprocal square root, Newton steps to the correctly rounded result, and a check of the
-// operands' range with a branch to a slow routine. The kernels take a cell's 1/h and sqrt(h), and an
-// edge's a and 1/a, from one reciprocal square root (kPairedRoots); a reciprocal from the device's
-// approximation and one step of Newton's kind, without the check (kFastReciprocal); the friction's
-// cube root from the device's float logarithm and exponential and Newton steps (kFastCubeRoot). Each is within a few ulp of the rounded result
-// for the operands the kernels pass (positive, normal, far from overflow; tested). Hosts divide and
-// take roots as written (their vector loops have dividers and square-root units).
-// SHWA_DEVICE_FAST_MATH: 0 none of these, 1 the roots, 2 and the reciprocals, 3 (the default) all.
+// operands' range with a branch to a slow routine. The kernels take a cell's 1/h and sqrt(h), and
+// an edge's a and 1/a, from one reciprocal square root (kPairedRoots); a reciprocal from the
+// device's approximation and one step of Newton's kind, without the check (kFastReciprocal); the
+// friction's cube root from the device's float logarithm and exponential and Newton steps
+// (kFastCubeRoot). Each is within a few ulp of the rounded result for the operands the kernels
+// pass (positive, normal, far from overflow; kMinEpsH keeps the friction's there; tested). Hosts
+// divide and take roots as written (their vector loops have dividers and square-root units).
+// SHWA_DEVICE_FAST_MATH (CMake, core/CMakeLists.txt): 0 none of these, 1 the roots, 2 and the
+// reciprocals, 3 (the default) all.
 #ifndef SHWA_DEVICE_FAST_MATH
 #define SHWA_DEVICE_FAST_MATH 3
 #endif
@@ -164,7 +168,7 @@ inline const char* device_math() {
   return SHWA_DEVICE_FAST_MATH <= 0   ? "divisions and roots as written (SHWA_DEVICE_FAST_MATH=0)"
          : SHWA_DEVICE_FAST_MATH == 1 ? "paired roots (SHWA_DEVICE_FAST_MATH=1)"
          : SHWA_DEVICE_FAST_MATH == 2 ? "paired roots, fast reciprocals (SHWA_DEVICE_FAST_MATH=2)"
-                                      : "paired roots, fast reciprocals and cube roots (SHWA_DEVICE_FAST_MATH=3)";
+                                      : "paired roots, fast reciprocals, cube roots (SHWA_DEVICE_FAST_MATH=3)";
 #elif defined(KOKKOS_ENABLE_HIP)
   return SHWA_DEVICE_FAST_MATH >= 1 ? "paired roots" : "divisions and roots as written";
 #else
@@ -183,18 +187,31 @@ KOKKOS_FORCEINLINE_FUNCTION T rsqrt(T x) {
 #endif
 }
 
+/// r + r (e + e^2), e = 1 - x r: from an approximation r of 1 / x with relative error d, one with
+/// error about d^3 (the series r / (1 - e) to its third term), each operation rounded on its own.
+/// From rcp.approx.ftz.f64, which reads the operand's upper 32 bits (d up to about 2^-19), that is
+/// within 2^-57 before the roundings (tested from such seeds on every build).
+KOKKOS_FORCEINLINE_FUNCTION double reciprocal_step(double x, double r) {
+#if defined(__CUDA_ARCH__)
+  double e = __fma_rn(-x, r, 1.0);
+  e = __fma_rn(e, e, e);
+  return __fma_rn(e, r, r);
+#else
+  double e = std::fma(-x, r, 1.0);
+  e = std::fma(e, e, e);
+  return std::fma(e, r, r);
+#endif
+}
+
 /// 1 / x for a normal x > 0 whose reciprocal is normal: with kFastReciprocal the device's
-/// approximation r (rcp.approx, relative error below 2^-22 in double) and, in double, the step
-/// r <- r + r (e + e^2), e = 1 - x r, which cubes the error; in single precision one Newton step
-/// r <- r + r e. Each operation rounded on its own (fma_rn). Else 1 / x.
+/// approximation (rcp.approx) and, in double, reciprocal_step; in single precision one Newton step
+/// r + r (1 - x r). Else 1 / x.
 KOKKOS_FORCEINLINE_FUNCTION double reciprocal(double x) {
 #if defined(__CUDA_ARCH__)
   if constexpr (kFastReciprocal) {
     double r;
     asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
-    double e = __fma_rn(-x, r, 1.0);
-    e = __fma_rn(e, e, e);
-    return __fma_rn(e, r, r);
+    return reciprocal_step(x, r);
   }
 #endif
   return 1.0 / x;

@@ -24,6 +24,12 @@ using Real = double;
 /// eps_h may hold plenty, and it must give it up with its water (the pollutant upwinding).
 inline constexpr Real kMinDepthForC = std::numeric_limits<Real>::min();
 
+/// The least dry-depth threshold eps_h a solver takes [m]. The device kernels' friction takes the
+/// cube root of a wet depth from single precision's range and divides by h^(7/3) without a check
+/// for subnormal numbers (core/math.hpp): from 1e-12 m up both hold in either precision (single
+/// precision's h^(7/3) is normal from about 5e-17 m).
+inline constexpr double kMinEpsH = 1e-12;
+
 /// The four sides of a block, in the order every per-side array uses.
 enum Side : int { West = 0, East = 1, South = 2, North = 3 };
 constexpr int kNumSides = 4;

@@ -231,7 +231,7 @@ KOKKOS_FORCEINLINE_FUNCTION void roe_solve(Prim L, Prim R, Real g, Real sqrt_g, 
   const Real ut = (L.sh * L.ut + R.sh * R.ut) * rs;
   const Real a2 = g * Real(0.5) * (L.h + R.h);
   // a and 1 / (2a): with kPairedRoots (math.hpp) from one reciprocal square root of a^2 (between two
-  // dry cells, of 1: there a is a^2, and nothing the edge returns reads it).
+  // dry cells, of 1: there a is a^2, and what reads it is zeroed below, zm and zp).
   Real a, r2a;
   if constexpr (kPairedRoots) {
     const Real ra = shwa::rsqrt(safe_den(!dry, a2));

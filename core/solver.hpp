@@ -51,6 +51,8 @@ class Solver {
     if (grid.nx < 1 || grid.ny < 1 || grid.ng < 1)
       throw std::invalid_argument("grid needs at least one cell and one ghost layer");
     if (!(grid.dx > 0 && grid.dy > 0)) throw std::invalid_argument("dx and dy must be positive");
+    if (!(params.eps_h >= kMinEpsH && params.eps_h <= 1))
+      throw std::invalid_argument("eps_h " + std::to_string(params.eps_h) + " is outside [1e-12, 1] m");
     k_.g = Real(params.g);
     k_.sqrt_g = Real(std::sqrt(params.g));
     k_.eps_h = Real(params.eps_h);
