@@ -967,7 +967,7 @@ MemoryEstimate estimate_run_memory(const RunConfig& cfg, const std::vector<std::
   m.png = cfg.out.has_format("png");
   m.png_scale = cfg.out.png_scale;
   m.vtk_zlib = cfg.out.has_format("vtk") && cfg.out.vtk_zlib;
-  m.vtk_threads = process_cpu_count();
+  m.writer_threads = process_cpu_count();
   m.checkpoint_zlib = cfg.out.checkpoint_zlib;
   m.output_bytes = cfg.out.single_precision ? 4 : 8;
   m.gauges = int(cfg.out.gauges.size());

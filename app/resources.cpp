@@ -1,7 +1,9 @@
 // shwa/app/resources.cpp — see resources.hpp.
 #include "resources.hpp"
 
+#include "io/png_format.hpp"
 #include "io/raster.hpp"
+#include "io/zlib_blocks.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -26,6 +28,13 @@ using U = std::uint64_t;
 
 /// Gauge samples the device buffer holds (simulation.cpp's kGaugeRows).
 constexpr U kGaugeRows = 256;
+
+/// What each busy thread of a compressing writer holds: a block to convert, one to compress into
+/// and zlib's state.
+constexpr U kThreadBytes = U(5) << 19;
+
+/// The writer threads that work on `pieces` pieces at once: the run's, no more than the pieces.
+U busy(const MemoryModel& m, U pieces) { return std::max<U>(1, std::min<U>(U(std::max(1, m.writer_threads)), pieces)); }
 
 }  // namespace
 
@@ -66,19 +75,24 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // of the whole grid (all kept for the next output where the run writes frames) and a gather's
   // buffer, and the writers' copies.
   U writer = 0;  // the formats write at once: their copies add up
-  if (m.root && m.asc) writer += io::esri_ascii_text_bytes(m.nx, m.vtk_threads);  // the text of a round of bands
-  // PNG: depth and concentration, the pixels and their compressed pieces, and for each thread a
-  // piece of rows and what it compresses to (2.5 MiB).
-  if (m.root && m.png) writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale) + U(m.vtk_threads) * (U(5) << 19);
+  if (m.root && m.asc) writer += io::esri_ascii_text_bytes(m.nx, m.ny, m.writer_threads);  // the text of a round of bands
+  // PNG: depth and concentration, the pixels and their compressed pieces, and for each busy thread
+  // a piece of rows and what it compresses to.
+  const U png_w = U(m.nx) * U(m.png_scale), png_h = U(m.ny) * U(m.png_scale);
+  if (m.root && m.png)
+    writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale) +
+              busy(m, io::png_format::rgba_pieces(std::uint32_t(std::min<U>(png_w, UINT32_MAX)),
+                                                  std::uint32_t(std::min<U>(png_h, UINT32_MAX)))) * kThreadBytes;
   // With one block the block's fields are the whole grid's: nothing is gathered (Frame::whole).
   const bool several = m.px * m.py > 1;
   const U kept = (F + 1 + 4 + t) * D * B + (m.root && several ? (4 + t) * D * N : 0);
   // Each rank's VTK piece compressed: its arrays' bytes (the frame's 4 + t fields or the 1 + 2t
   // maxima maps) and what zlib may add (n/4096 + n/16384 + 13 a block, within the 1/4096 and the
-  // MiB counted up to 16 GiB), plus for each thread a block to convert, one to compress into and
-  // zlib's state (2.5 MiB in all).
-  const U vtk_raw = std::max(4 + t, 1 + 2 * t) * U(m.output_bytes) * B;
-  const U vtk = m.vtk_zlib ? vtk_raw + vtk_raw / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
+  // MiB counted up to 16 GiB), plus what each busy thread holds.
+  const U vtk_arrays = std::max(4 + t, 1 + 2 * t), vtk_raw = vtk_arrays * U(m.output_bytes) * B;
+  const U vtk = m.vtk_zlib ? vtk_raw + vtk_raw / 4096 +
+                                 busy(m, vtk_arrays * io::zlib_blocks(U(m.output_bytes) * B)) * kThreadBytes + (U(1) << 20)
+                           : 0;
   const U frame = run + kept + vtk + (m.root ? (several ? D * N : 0) + writer : 0);
   // A checkpoint: the root holds the arrays of the whole grid in the run's precision, and for the
   // one being gathered its doubles and, with several blocks, the gather's buffer.
@@ -86,7 +100,7 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // With one block the block's doubles are the array (moved), or its copy in single precision.
   // Compressed, the root holds one array's blocks at a time (as large as zlib may make them, as
   // for VTK) while it writes.
-  const U zipped = m.checkpoint_zlib ? r * N + r * N / 4096 + U(m.vtk_threads) * (U(5) << 19) + (U(1) << 20) : 0;
+  const U zipped = m.checkpoint_zlib ? r * N + r * N / 4096 + busy(m, io::zlib_blocks(r * N)) * kThreadBytes + (U(1) << 20) : 0;
   // The PNG writer keeps its depth, concentration and pixels from frame to frame.
   const U png_kept = m.frames && m.root && m.png ? 2 * D * N + 4 * N * U(m.png_scale) * U(m.png_scale) : 0;
   const U checkpoint = run + (m.frames ? kept : 0) + png_kept + D * B +

@@ -46,7 +46,7 @@ struct MemoryModel {
   bool frames = false;          // output formats: the run keeps an output's buffers between outputs
   bool asc = false, png = false;  // writers on the root: the ASC text of a round of bands, the PNG's copies
   bool vtk_zlib = false;        // the VTK writer holds each array of its piece compressed until written
-  int vtk_threads = 1;          // the threads compressing (VTK, checkpoints, PNG; 2.5 MiB each) or formatting (ASC)
+  int writer_threads = 1;       // the threads compressing (VTK, checkpoints, PNG; 2.5 MiB each busy one) or formatting (ASC)
   int output_bytes = 8;         // output.precision: 4 (single) or 8 bytes a value in VTK and NetCDF
   bool checkpoint_zlib = false;  // the root holds one checkpoint array compressed until written
   int png_scale = 1;

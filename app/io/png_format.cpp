@@ -43,14 +43,25 @@ void filtered_rows(const std::uint8_t* rgba, std::size_t row_bytes, std::uint32_
 constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
 constexpr std::size_t kWindow = 32768;  // deflate's window: what a piece's dictionary holds
 
+// The rows of a piece: about kPieceBytes of raw bytes, at least one row.
+std::uint32_t rows_a_piece(std::uint32_t width, std::uint32_t height) {
+  const std::size_t line = std::size_t(width) * 4 + 1;
+  return std::uint32_t(std::max<std::size_t>(1, std::min<std::size_t>(kPieceBytes / line, height)));
+}
+
 }  // namespace
+
+std::size_t rgba_pieces(std::uint32_t width, std::uint32_t height) {
+  const std::uint32_t rows = rows_a_piece(width, height);
+  return (std::size_t(height) + rows - 1) / rows;
+}
 
 void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba, const std::string& name,
                      const std::function<void(const std::uint8_t*, std::size_t)>& put, const Workers& workers) {
   if (width == 0 || height == 0) throw std::invalid_argument(name + ": a PNG image has at least one pixel");
   const std::size_t row_bytes = std::size_t(width) * 4, line = row_bytes + 1;
-  const std::uint32_t rows_a_piece = std::uint32_t(std::max<std::size_t>(1, std::min<std::size_t>(kPieceBytes / line, height)));
-  const std::size_t pieces = (std::size_t(height) + rows_a_piece - 1) / rows_a_piece;
+  const std::uint32_t piece_rows = rows_a_piece(width, height);
+  const std::size_t pieces = rgba_pieces(width, height);
   // Rows of the piece before that the dictionary needs (the window's bytes, in whole rows).
   const std::uint32_t dict_rows = std::uint32_t((kWindow + line - 1) / line);
   std::vector<Bytes> zipped(pieces);
@@ -67,7 +78,7 @@ void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8
     } s;
     Bytes raw, out;  // a piece's rows, and what it compresses to (kept only at its size)
     for (std::size_t p = next++; p < pieces; p = next++) try {
-      const std::uint32_t r0 = std::uint32_t(p) * rows_a_piece, r1 = std::min(height, r0 + rows_a_piece);
+      const std::uint32_t r0 = std::uint32_t(p) * piece_rows, r1 = std::min(height, r0 + piece_rows);
       const std::uint32_t d0 = r0 > dict_rows ? r0 - dict_rows : 0;
       filtered_rows(rgba, row_bytes, d0, r1, raw);
       const std::size_t before = std::size_t(r0 - d0) * line, n = raw.size() - before;
@@ -119,7 +130,7 @@ void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8
   uLong check = adler32_z(0, nullptr, 0);
   for (std::size_t p = 0; p < pieces; ++p) {
     emit(zipped[p].data(), zipped[p].size());
-    const std::uint32_t r0 = std::uint32_t(p) * rows_a_piece, r1 = std::min(height, r0 + rows_a_piece);
+    const std::uint32_t r0 = std::uint32_t(p) * piece_rows, r1 = std::min(height, r0 + piece_rows);
     check = adler32_combine(check, adler[p], z_off_t(std::size_t(r1 - r0) * line));
     Bytes().swap(zipped[p]);
   }

@@ -40,6 +40,10 @@ Bytes rgba_ihdr(std::uint32_t width, std::uint32_t height);
 void rgba_image_data(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba, const std::string& name,
                      const std::function<void(const std::uint8_t*, std::size_t)>& put, const Workers& workers = {});
 
+/// The pieces rgba_image_data compresses a width x height image in (whole rows, about 1 MiB of raw
+/// bytes each): the most workers it keeps busy.
+std::size_t rgba_pieces(std::uint32_t width, std::uint32_t height);
+
 /// Chunks (length, type, data, CRC) written to a file.
 class ChunkWriter {
  public:

@@ -393,8 +393,19 @@ void write_esri_ascii(const std::string& path, const Raster& r) {
   write_esri_ascii(path, r, r.v.data());
 }
 
-std::uint64_t esri_ascii_text_bytes(std::int64_t nx, int workers) {
-  return std::uint64_t(std::max(1, workers)) * std::max<std::uint64_t>(kAscBandBytes, std::uint64_t(nx) * kAscValueBytes);
+AscBands esri_ascii_bands(std::int64_t nx, std::int64_t ny, int workers, std::size_t band_bytes) {
+  const long wanted = std::max(1, workers), rows_total = long(std::max<std::int64_t>(1, ny));
+  const std::size_t row_bytes = std::max<std::size_t>(1, std::size_t(std::max<std::int64_t>(1, nx)) * kAscValueBytes);
+  const long rows_fit = std::max(1L, long(band_bytes / row_bytes));
+  AscBands b;
+  b.rows = std::max(1L, std::min(rows_fit, (rows_total + wanted - 1) / wanted));
+  b.bands = std::max(1L, std::min(wanted, (rows_total + b.rows - 1) / b.rows));
+  return b;
+}
+
+std::uint64_t esri_ascii_text_bytes(std::int64_t nx, std::int64_t ny, int workers) {
+  const AscBands b = esri_ascii_bands(nx, ny, workers);
+  return std::uint64_t(b.bands) * std::uint64_t(b.rows) * std::uint64_t(std::max<std::int64_t>(1, nx)) * kAscValueBytes;
 }
 
 void write_esri_ascii(const std::string& path, const Domain& g, const double* values, const Workers& workers,
@@ -413,15 +424,11 @@ void write_esri_ascii(const std::string& path, const Domain& g, const double* va
   head += "NODATA_value " + format_double(nodata) + "\n";
   AtomicFile f(path);
   f.write(head);
-  // File rows run from the north (j = ny - 1) down, in rounds of one band a worker. A band holds
-  // as many rows as fit in band_bytes (at least one) and no more than an equal share of the grid,
-  // so that a small grid's rows are shared too; the text in memory at once is bounded by
-  // esri_ascii_text_bytes.
-  const long workers_wanted = std::max(1, workers.count);
-  const long rows_fit = std::max(1L, long(band_bytes / std::max<std::size_t>(1, nx * kAscValueBytes)));
-  const long rows_per_band = std::max(1L, std::min(rows_fit, (ny + workers_wanted - 1) / workers_wanted));
-  const long bands = std::min(workers_wanted, (ny + rows_per_band - 1) / rows_per_band);
-  std::vector<std::string> text(std::size_t(std::max(1L, bands)));
+  // File rows run from the north (j = ny - 1) down, in rounds of one band a worker
+  // (esri_ascii_bands); the text in memory at once is bounded by esri_ascii_text_bytes.
+  const AscBands split = esri_ascii_bands(g.nx, ny, workers.count, band_bytes);
+  const long rows_per_band = split.rows, bands = split.bands;
+  std::vector<std::string> text(static_cast<std::size_t>(bands));
   for (long top = ny - 1; top >= 0; top -= rows_per_band * bands) {
     run_on_threads(Workers{int(bands), workers.on_start}, [&](int b) {
       std::string& out = text[std::size_t(b)];

@@ -58,9 +58,17 @@ inline constexpr std::size_t kAscBandBytes = std::size_t(1) << 22;
 void write_esri_ascii(const std::string& path, const Domain& grid, const double* values, const Workers& workers = {},
                       std::size_t band_bytes = kAscBandBytes);
 void write_esri_ascii(const std::string& path, const Raster& r);
-// The most text write_esri_ascii holds at once for rows of `nx` values and `workers` workers,
-// with the default band size (for the run's memory estimate).
-std::uint64_t esri_ascii_text_bytes(std::int64_t nx, int workers);
+// How write_esri_ascii shares out an nx x ny grid's rows: rounds of `bands` bands (at most one a
+// worker), each of `rows` rows, as many as fit in band_bytes of text (at least one) and no more
+// than an equal share of the grid, so that a small grid's rows are shared too.
+struct AscBands {
+  long rows = 1, bands = 1;
+};
+AscBands esri_ascii_bands(std::int64_t nx, std::int64_t ny, int workers, std::size_t band_bytes = kAscBandBytes);
+// The most text write_esri_ascii holds at once for an nx x ny grid and `workers` workers, with the
+// default band size (for the run's memory estimate): a round's bands, each reserved at its rows'
+// longest text.
+std::uint64_t esri_ascii_text_bytes(std::int64_t nx, std::int64_t ny, int workers);
 
 // The grid's coordinate reference system, as GIS tools keep it beside an .asc: a ".prj" file of
 // the same name holding the system as WKT text (ESRI's or OGC's, e.g. PROJCS["WGS 84 / UTM zone

@@ -25,7 +25,7 @@ std::vector<ZlibArray> zlib_compress(const std::vector<ZlibSource>& sources, con
   std::vector<Job> jobs;
   for (std::size_t a = 0; a < sources.size(); ++a) {
     arrays[a].bytes = sources[a].bytes;
-    arrays[a].blocks.resize(std::size_t((sources[a].bytes + kZlibBlockBytes - 1) / kZlibBlockBytes));
+    arrays[a].blocks.resize(std::size_t(zlib_blocks(sources[a].bytes)));
     for (std::uint64_t offset = 0; offset < sources[a].bytes; offset += kZlibBlockBytes)
       jobs.push_back({a, offset, std::min<std::uint64_t>(kZlibBlockBytes, sources[a].bytes - offset)});
   }
@@ -56,7 +56,7 @@ std::vector<ZlibArray> zlib_compress(const std::vector<ZlibSource>& sources, con
 
 bool zlib_inflate(const unsigned char* data, const std::vector<std::uint64_t>& sizes, void* out, std::uint64_t bytes,
                   const Workers& workers) {
-  if (sizes.size() != (bytes + kZlibBlockBytes - 1) / kZlibBlockBytes) return false;
+  if (sizes.size() != zlib_blocks(bytes)) return false;
   std::vector<std::uint64_t> starts(sizes.size());
   for (std::size_t b = 1; b < sizes.size(); ++b) starts[b] = starts[b - 1] + sizes[b - 1];
   std::atomic<std::size_t> next{0};

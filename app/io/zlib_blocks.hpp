@@ -15,6 +15,8 @@
 namespace shwa::io {
 
 inline constexpr std::size_t kZlibBlockBytes = std::size_t(1) << 20;
+/// The blocks an array of `bytes` bytes is compressed in.
+inline constexpr std::uint64_t zlib_blocks(std::uint64_t bytes) { return (bytes + kZlibBlockBytes - 1) / kZlibBlockBytes; }
 
 /// One array compressed.
 struct ZlibArray {

@@ -11,6 +11,7 @@
 
 #include "io/deck.hpp"
 #include "io/error.hpp"
+#include "io/raster.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <catch2/catch.hpp>
@@ -275,6 +276,38 @@ TEST_CASE("memory: blocks of a decomposition need their share; rank 0 the whole 
   m.real_bytes = 4;
   const std::uint64_t stage = 8 * 2000 * 1500;
   CHECK(estimate_memory(m).device - kDeviceAllowance - stage < (other.device - kDeviceAllowance - stage) / 2 + (1 << 20));
+}
+
+TEST_CASE("memory: the writers' threads count where the grid gives them work", "[memory]") {
+  // The dam break above with every writer, on 2 and on 128 threads: a grid of 320 000 cells gives
+  // the ASC writer 400 rows to share and the compressors a few blocks each (VTK's 5 arrays of
+  // doubles 15: 13 threads' buffers more, 32.5 MiB); counting every thread's band and buffers would
+  // add about 1.1 GiB.
+  MemoryModel m;
+  m.nx = 800;
+  m.ny = 400;
+  m.device_is_host = false;
+  m.frames = m.asc = m.png = m.vtk_zlib = m.checkpoint_zlib = true;
+  m.writer_threads = 2;
+  const MemoryEstimate few = estimate_memory(m);
+  m.writer_threads = 128;
+  const MemoryEstimate many = estimate_memory(m);
+  CHECK(many.device == few.device);
+  CHECK(many.host >= few.host);
+  CHECK(many.host - few.host < (std::uint64_t(48) << 20));
+  // A 20000 x 20000 grid keeps all 128 busy: each holds at least a compressor's buffers.
+  m.nx = m.ny = 20000;
+  m.writer_threads = 2;
+  const std::uint64_t large_few = estimate_memory(m).host;
+  m.writer_threads = 128;
+  CHECK(estimate_memory(m).host - large_few >= 126 * (std::uint64_t(5) << 19));
+  // The ASC text of a round: every worker a band of whole rows, no more than the grid's rows.
+  for (const int w : {1, 2, 16, 128, 1000}) {
+    INFO(w << " workers");
+    const std::uint64_t row = 800 * 25;
+    CHECK(io::esri_ascii_text_bytes(800, 400, w) <= 400 * row + std::uint64_t(w) * row);
+    CHECK(io::esri_ascii_text_bytes(800, 400, w) >= std::min<std::uint64_t>(400, std::uint64_t(w)) * row);
+  }
 }
 
 TEST_CASE("memory: a run the machine cannot hold is refused before its state is built, naming the figures",
