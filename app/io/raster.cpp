@@ -395,7 +395,7 @@ void write_esri_ascii(const std::string& path, const Raster& r) {
 
 AscBands esri_ascii_bands(std::int64_t nx, std::int64_t ny, int workers, std::size_t band_bytes) {
   const long wanted = std::max(1, workers), rows_total = long(std::max<std::int64_t>(1, ny));
-  const std::size_t row_bytes = std::max<std::size_t>(1, std::size_t(std::max<std::int64_t>(1, nx)) * kAscValueBytes);
+  const std::size_t row_bytes = std::size_t(std::max<std::int64_t>(1, nx)) * kAscValueBytes;
   const long rows_fit = std::max(1L, long(band_bytes / row_bytes));
   AscBands b;
   b.rows = std::max(1L, std::min(rows_fit, (rows_total + wanted - 1) / wanted));
