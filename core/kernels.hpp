@@ -610,6 +610,30 @@ struct Column {
   /// The CFL pass hands east one speed.
   KOKKOS_INLINE_FUNCTION void put_east(Real speed) const { s(6 * kLanes + lane) = speed; }
   KOKKOS_INLINE_FUNCTION Real speed_from_west() const { return s(6 * kLanes + (lane > 0 ? lane - 1 : 0)); }
+
+  /// Whether the team is one CUDA warp, whose lanes read each other's registers (shuffles) with
+  /// no scratch and no barrier (kWarpShuffle: SHWA_DEVICE_CFL_SHUFFLE).
+#if defined(__CUDA_ARCH__)
+  static constexpr bool kWarp = L == 32;
+#else
+  static constexpr bool kWarp = false;
+#endif
+  /// x of the next lane (the last lane its own), x of the previous lane (lane 0 its own): with
+  /// kWarp only, every lane of the warp calling.
+  KOKKOS_FORCEINLINE_FUNCTION static Real lane_east(Real x) {
+#if defined(__CUDA_ARCH__)
+    return __shfl_down_sync(0xffffffffu, x, 1);
+#else
+    return x;
+#endif
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static Real lane_west(Real x) {
+#if defined(__CUDA_ARCH__)
+    return __shfl_up_sync(0xffffffffu, x, 1);
+#else
+    return x;
+#endif
+  }
   /// What the western lane handed east (lane 0, which owns nothing, gets its own).
   KOKKOS_INLINE_FUNCTION Fluct from_west() const {
     const int q = lane > 0 ? lane - 1 : 0;
@@ -739,9 +763,15 @@ namespace detail {
 /// each edge's speed computed once, by the same line of code for every x-edge and every y-edge;
 /// each cell then sums its four edges in the host path's order, and each owned lane shows its cells
 /// to `obs` (NoObserver). CflMaxZAtomic runs it for every device CFL pass (cfl_max_z).
+#ifndef SHWA_DEVICE_CFL_SHUFFLE
+#define SHWA_DEVICE_CFL_SHUFFLE 1
+#endif
 template <class E, class Obs = NoObserver>
 struct CflMaxZ {
   using Col = Column<E>;
+  /// A team of one warp hands the east cell's values and the west edge's speed by shuffles
+  /// (SHWA_DEVICE_CFL_SHUFFLE, 1 by default), other teams through scratch and barriers.
+  static constexpr bool kShuffle = Col::kWarp && SHWA_DEVICE_CFL_SHUFFLE;
   Conserved<E> w;
   Field<E> H;
   Box b;
@@ -769,8 +799,10 @@ struct CflMaxZ {
         if (r >= 0 && r < col.nrows && col.owned) obs(col.j0 + r, col.i, raw.h, raw.qx, raw.qy, now);
       }
       const CellPrim c = make_cell_prim(raw.h, raw.qx, raw.qy, Real(0), raw.H, eps);
-      col.template put_prim<true>(c);
-      m.team_barrier();
+      if constexpr (!kShuffle) {
+        col.template put_prim<true>(c);
+        m.team_barrier();
+      }
       Real sy = 0, sx = 0, sw = 0;
       if (r >= 0) {
         sy = device_speed<1>(below, c, g, eps);  // south of row r
@@ -780,10 +812,18 @@ struct CflMaxZ {
         }
       }
       if (r >= 0 && r < col.nrows) {
-        sx = device_speed<0>(c, col.east_prim(), g, eps);  // east of the cell
-        col.put_east(sx);
-        m.team_barrier();
-        sw = col.speed_from_west();
+        if constexpr (kShuffle) {
+          // What an x-edge's speed reads of the east cell (put_prim<true>'s four values).
+          const CellPrim e{Col::lane_east(c.h), Col::lane_east(c.H), Col::lane_east(c.u), Real(0), Real(0),
+                           Col::lane_east(c.sh)};
+          sx = device_speed<0>(c, e, g, eps);  // east of the cell
+          sw = Col::lane_west(sx);
+        } else {
+          sx = device_speed<0>(c, col.east_prim(), g, eps);  // east of the cell
+          col.put_east(sx);
+          m.team_barrier();
+          sw = col.speed_from_west();
+        }
       }
       below = c, west = sw, east = sx, south = sy;
     }

@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cfloat>
 #include <cmath>
 
 #if KOKKOS_VERSION >= 40000
@@ -141,13 +142,15 @@ KOKKOS_FORCEINLINE_FUNCTION float sub_rn(float a, float b) {
 // an edge's a and 1/a, from one reciprocal square root (kPairedRoots); a reciprocal from the
 // device's approximation and one step of Newton's kind, without the check (kFastReciprocal); the
 // friction's cube root from the device's float logarithm and exponential and Newton steps
-// (kFastCubeRoot). Each is within a few ulp of the rounded result for the operands the kernels
-// pass (positive, normal, far from overflow; kMinEpsH keeps the friction's there; tested). Hosts
-// divide and take roots as written (their vector loops have dividers and square-root units).
-// SHWA_DEVICE_FAST_MATH (CMake, core/CMakeLists.txt): 0 none of these, 1 the roots, 2 and the
-// reciprocals, 3 (the default) all.
+// (kFastCubeRoot); reciprocal square roots and square roots from the device's approximation of
+// the reciprocal square root and steps of Newton's kind, without the check (kFastRoots). Each is
+// within a few ulp of the rounded result for the operands the kernels pass (positive, normal, far
+// from overflow; kMinEpsH keeps the friction's there; tested). Hosts divide and take roots as
+// written (their vector loops have dividers and square-root units).
+// SHWA_DEVICE_FAST_MATH (CMake, core/CMakeLists.txt): 0 none of these, 1 the paired roots, 2 and
+// the reciprocals, 3 and the cube roots, 4 (the default) all.
 #ifndef SHWA_DEVICE_FAST_MATH
-#define SHWA_DEVICE_FAST_MATH 3
+#define SHWA_DEVICE_FAST_MATH 4
 #endif
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 inline constexpr bool kPairedRoots = SHWA_DEVICE_FAST_MATH >= 1;
@@ -157,9 +160,11 @@ inline constexpr bool kPairedRoots = false;
 #if defined(__CUDA_ARCH__)
 inline constexpr bool kFastReciprocal = SHWA_DEVICE_FAST_MATH >= 2;
 inline constexpr bool kFastCubeRoot = SHWA_DEVICE_FAST_MATH >= 3;
+inline constexpr bool kFastRoots = SHWA_DEVICE_FAST_MATH >= 4;
 #else
 inline constexpr bool kFastReciprocal = false;
 inline constexpr bool kFastCubeRoot = false;
+inline constexpr bool kFastRoots = false;
 #endif
 
 /// What the device kernels of this build divide and take roots with, for `shwa info` and shwa_bench.
@@ -168,7 +173,8 @@ inline const char* device_math() {
   return SHWA_DEVICE_FAST_MATH <= 0   ? "divisions and roots as written (SHWA_DEVICE_FAST_MATH=0)"
          : SHWA_DEVICE_FAST_MATH == 1 ? "paired roots (SHWA_DEVICE_FAST_MATH=1)"
          : SHWA_DEVICE_FAST_MATH == 2 ? "paired roots, fast reciprocals (SHWA_DEVICE_FAST_MATH=2)"
-                                      : "paired roots, fast reciprocals, cube roots (SHWA_DEVICE_FAST_MATH=3)";
+         : SHWA_DEVICE_FAST_MATH == 3 ? "paired roots, fast reciprocals, cube roots (SHWA_DEVICE_FAST_MATH=3)"
+                                      : "paired roots, fast reciprocals, cube roots, square roots (SHWA_DEVICE_FAST_MATH=4)";
 #elif defined(KOKKOS_ENABLE_HIP)
   return SHWA_DEVICE_FAST_MATH >= 1 ? "paired roots" : "divisions and roots as written";
 #else
@@ -176,10 +182,56 @@ inline const char* device_math() {
 #endif
 }
 
-/// 1 / sqrt(x) for x > 0: the device's reciprocal square root on GPUs (CUDA: within 1 ulp in
-/// double, 2 in single precision), 1 / sqrt(x) elsewhere.
+/// From an approximation r of x^(-1/2) with relative error d: one with error about d^4, the
+/// series r (1 - e)^(-1/2) = r (1 + e/2 + 3e^2/8 + 5e^3/16 + ...), e = 1 - x r^2, to its fourth
+/// term (35 e^4 / 128 left out: 2^-64 for d = 2^-18; tested from such seeds on every build).
+KOKKOS_FORCEINLINE_FUNCTION double rsqrt_step(double x, double r) {
+#if defined(__CUDA_ARCH__)
+  const double e = __fma_rn(-x, __dmul_rn(r, r), 1.0);
+  const double p = __fma_rn(e, __fma_rn(e, 0.3125, 0.375), 0.5);
+  return __fma_rn(__dmul_rn(r, e), p, r);
+#else
+  const double e = std::fma(-x, r * r, 1.0);
+  const double p = std::fma(e, std::fma(e, 0.3125, 0.375), 0.5);
+  return std::fma(r * e, p, r);
+#endif
+}
+
+/// sqrt(x) from an approximation r of x^(-1/2) with relative error d: s = x r and h = r / 2 take
+/// one coupled step (Goldschmidt's; errors about d^2), then s the residual's correction
+/// s + (x - s^2) h (about d^4 and the roundings: within the rounded root's ulp).
+KOKKOS_FORCEINLINE_FUNCTION double sqrt_step(double x, double r) {
+#if defined(__CUDA_ARCH__)
+  double s = __dmul_rn(x, r), h = __dmul_rn(0.5, r);
+  const double e = __fma_rn(-s, h, 0.5);
+  s = __fma_rn(s, e, s);
+  h = __fma_rn(h, e, h);
+  return __fma_rn(__fma_rn(-s, s, x), h, s);
+#else
+  double s = x * r, h = 0.5 * r;
+  const double e = std::fma(-s, h, 0.5);
+  s = std::fma(s, e, s);
+  h = std::fma(h, e, h);
+  return std::fma(std::fma(-s, s, x), h, s);
+#endif
+}
+
+/// 1 / sqrt(x) for a normal x > 0: with kFastRoots the device's approximation (rsqrt.approx) and, in
+/// double, rsqrt_step; on other GPUs the device's reciprocal square root (CUDA: within 1 ulp in
+/// double, 2 in single precision); 1 / sqrt(x) on hosts.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T rsqrt(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kFastRoots && sizeof(T) == 8) {
+    double r;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(double(x)));
+    return T(rsqrt_step(double(x), r));
+  } else if constexpr (kFastRoots) {
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(float(x)));
+    return T(r);
+  }
+#endif
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   return ::rsqrt(x);
 #else
@@ -265,9 +317,27 @@ KOKKOS_FORCEINLINE_FUNCTION T divide(T num, T den) {
     if (num == T(0)) return num;
   return quotient(num, den);
 }
-/// sqrt(x) for x >= 0.
+/// sqrt(x) for x >= 0. With kFastRoots, for a normal x, from the device's approximation of the
+/// reciprocal square root (rsqrt.approx) and sqrt_step in double, in single precision x r and the
+/// residual's correction; zeros and subnormals (a film's depth, a still cell's |q|^2) as below.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T sqrt_nonneg(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kFastRoots) {
+    if (x >= T(sizeof(T) == 8 ? DBL_MIN : FLT_MIN)) {
+      if constexpr (sizeof(T) == 8) {
+        double r;
+        asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(double(x)));
+        return T(sqrt_step(double(x), r));
+      } else {
+        float r;
+        asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(float(x)));
+        const float s = __fmul_rn(float(x), r);
+        return T(__fmaf_rn(__fmaf_rn(-s, s, float(x)), __fmul_rn(0.5f, r), s));
+      }
+    }
+  }
+#endif
   if constexpr (kBranchOnZero<T>)
     if (x == T(0)) return x;
   return sqrt(x);

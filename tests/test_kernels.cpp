@@ -171,6 +171,23 @@ TEST_CASE("the device reciprocal's step reaches double precision from rcp.approx
   CHECK(worst <= 2 * std::numeric_limits<double>::epsilon());
 }
 
+TEST_CASE("the device root steps reach double precision from rsqrt.approx's error", "[kernels]") {
+  // The same for rsqrt.approx.ftz.f64's seed of x^(-1/2): the reciprocal square root's step and the
+  // square root's (a plain Newton step, error 1.5 d^2 = 2^-35, would miss both by far).
+  double worst_r = 0, worst_s = 0;
+  for (int k = 0; k <= 2000; ++k)
+    for (double off : {-0x1p-18, 0x1p-18}) {
+      const double x = std::pow(10.0, -8.0 + 13.0 * k / 2000.0);
+      const long double r = 1.0L / std::sqrt(static_cast<long double>(x)), s = std::sqrt(static_cast<long double>(x));
+      const double seed = double(r) * (1 + off);
+      worst_r = std::max(worst_r, double(std::abs((rsqrt_step(x, seed) - r) / r)));
+      worst_s = std::max(worst_s, double(std::abs((sqrt_step(x, seed) - s) / s)));
+    }
+  CAPTURE(worst_r / std::numeric_limits<double>::epsilon(), worst_s / std::numeric_limits<double>::epsilon());
+  CHECK(worst_r <= 2 * std::numeric_limits<double>::epsilon());
+  CHECK(worst_s <= std::numeric_limits<double>::epsilon());
+}
+
 TEST_CASE("a solver refuses eps_h outside [kMinEpsH, 1]", "[kernels]") {
   // Below kMinEpsH the GPU's friction arithmetic would leave the normal numbers (core/params.hpp).
   const Case c = busy_case(8, 8);
