@@ -436,7 +436,7 @@ OutputConfig read_output(Deck& d, const std::string& deck_path, const Domain& g,
 
 SolverParams read_solver_params(Deck& d) {
   SolverParams p;
-  p.g = d.get_double("physics.g", 9.81, require_in(0, kMaxGravity, Range::Ends::open_closed));
+  p.g = d.get_double("physics.g", 9.81, require_in(kMinGravity, kMaxGravity));
   p.eps_h = d.get_double("physics.eps_h", 1e-3, require_in(kMinEpsH, 1));
   p.manning = d.get_double("physics.manning", 0.0, require_in(0, 1));
   p.cfl = d.get_double("numerics.cfl", 0.9, require_in(0, 1, Range::Ends::open_closed));

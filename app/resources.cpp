@@ -1,6 +1,7 @@
 // shwa/app/resources.cpp — see resources.hpp.
 #include "resources.hpp"
 
+#include "io/png.hpp"
 #include "io/png_format.hpp"
 #include "io/raster.hpp"
 #include "io/zlib_blocks.hpp"
@@ -32,6 +33,10 @@ constexpr U kGaugeRows = 256;
 /// What each busy thread of a compressing writer holds: a block to convert, one to compress into
 /// and zlib's state.
 constexpr U kThreadBytes = U(5) << 19;
+/// What each busy thread of the PNG writer holds for an image `width` pixels wide: as a
+/// compressor, or, where a line of pixels is longer than 512 KiB, a piece of one line and the
+/// line before (its dictionary), what it compresses to and zlib's state.
+U png_thread_bytes(U width) { return std::max(kThreadBytes, 3 * (4 * width + 1) + (U(1) << 18)); }
 
 /// The writer threads that work on `pieces` pieces at once: the run's, no more than the pieces.
 U busy(const MemoryModel& m, U pieces) { return std::max<U>(1, std::min<U>(U(std::max(1, m.writer_threads)), pieces)); }
@@ -76,13 +81,15 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // buffer, and the writers' copies.
   U writer = 0;  // the formats write at once: their copies add up
   if (m.root && m.asc) writer += io::esri_ascii_text_bytes(m.nx, m.ny, m.writer_threads);  // the text of a round of bands
-  // PNG: depth and concentration, the pixels and their compressed pieces, and for each busy thread
-  // a piece of rows and what it compresses to.
-  const U png_w = U(m.nx) * U(m.png_scale), png_h = U(m.ny) * U(m.png_scale);
+  // PNG: depth and concentration, the image's pixels (the map and its legend) and their
+  // compressed pieces, and for each busy thread a piece of rows and what it compresses to.
+  const io::PngSize image = io::png_image_size(m.nx, m.ny, m.png_scale);
+  const U png_pixels = U(image.width) * U(image.height);
   if (m.root && m.png)
-    writer += 2 * D * N + 8 * N * U(m.png_scale) * U(m.png_scale) +
-              busy(m, io::png_format::rgba_pieces(std::uint32_t(std::min<U>(png_w, UINT32_MAX)),
-                                                  std::uint32_t(std::min<U>(png_h, UINT32_MAX)))) * kThreadBytes;
+    writer += 2 * D * N + 8 * png_pixels +
+              busy(m, io::png_format::rgba_pieces(std::uint32_t(std::min<U>(image.width, UINT32_MAX)),
+                                                  std::uint32_t(std::min<U>(image.height, UINT32_MAX)))) *
+                  png_thread_bytes(image.width);
   // With one block the block's fields are the whole grid's: nothing is gathered (Frame::whole).
   const bool several = m.px * m.py > 1;
   const U kept = (F + 1 + 4 + t) * D * B + (m.root && several ? (4 + t) * D * N : 0);
@@ -102,7 +109,7 @@ MemoryEstimate estimate_memory(const MemoryModel& m) {
   // for VTK) while it writes.
   const U zipped = m.checkpoint_zlib ? r * N + r * N / 4096 + busy(m, io::zlib_blocks(r * N)) * kThreadBytes + (U(1) << 20) : 0;
   // The PNG writer keeps its depth, concentration and pixels from frame to frame.
-  const U png_kept = m.frames && m.root && m.png ? 2 * D * N + 4 * N * U(m.png_scale) * U(m.png_scale) : 0;
+  const U png_kept = m.frames && m.root && m.png ? 2 * D * N + 4 * png_pixels : 0;
   const U checkpoint = run + (m.frames ? kept : 0) + png_kept + D * B +
                        (m.root ? arrays * r * N + (several ? 2 * D * N : D * N) + zipped : 0);
   // A restart: the root reads the checkpoint file whole, then its arrays; each array, as doubles

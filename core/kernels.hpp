@@ -612,7 +612,7 @@ struct Column {
   KOKKOS_INLINE_FUNCTION Real speed_from_west() const { return s(6 * kLanes + (lane > 0 ? lane - 1 : 0)); }
 
   /// Whether the team is one CUDA warp, whose lanes read each other's registers (shuffles) with
-  /// no scratch and no barrier (kWarpShuffle: SHWA_DEVICE_CFL_SHUFFLE).
+  /// no scratch and no barrier (the CFL pass: CflMaxZ::kShuffle).
 #if defined(__CUDA_ARCH__)
   static constexpr bool kWarp = L == 32;
 #else
@@ -759,13 +759,13 @@ namespace shwa {
 
 namespace detail {
 
+#ifndef SHWA_DEVICE_CFL_SHUFFLE
+#define SHWA_DEVICE_CFL_SHUFFLE 1
+#endif
 /// The device CFL pass's team body: the largest Z_i of its cells. Teams of columns (detail::Column),
 /// each edge's speed computed once, by the same line of code for every x-edge and every y-edge;
 /// each cell then sums its four edges in the host path's order, and each owned lane shows its cells
 /// to `obs` (NoObserver). CflMaxZAtomic runs it for every device CFL pass (cfl_max_z).
-#ifndef SHWA_DEVICE_CFL_SHUFFLE
-#define SHWA_DEVICE_CFL_SHUFFLE 1
-#endif
 template <class E, class Obs = NoObserver>
 struct CflMaxZ {
   using Col = Column<E>;

@@ -30,6 +30,12 @@ inline constexpr Real kMinDepthForC = std::numeric_limits<Real>::min();
 /// precision's h^(7/3) is normal from about 5e-17 m).
 inline constexpr double kMinEpsH = 1e-12;
 
+/// The least gravity a solver takes [m/s^2]. The device kernels take an edge's celerity from the
+/// reciprocal square root of g (h_L + h_R) / 2 without a check for subnormal numbers (core/math.hpp):
+/// from 1e-6 up, with a wet side of at least kMinEpsH, that is 1e-18 or more, normal in either
+/// precision.
+inline constexpr double kMinGravity = 1e-6;
+
 /// The four sides of a block, in the order every per-side array uses.
 enum Side : int { West = 0, East = 1, South = 2, North = 3 };
 constexpr int kNumSides = 4;

@@ -53,6 +53,8 @@ class Solver {
     if (!(grid.dx > 0 && grid.dy > 0)) throw std::invalid_argument("dx and dy must be positive");
     if (!(params.eps_h >= kMinEpsH && params.eps_h <= 1))
       throw std::invalid_argument("eps_h " + std::to_string(params.eps_h) + " is outside [1e-12, 1] m");
+    if (!(params.g >= kMinGravity && std::isfinite(params.g)))
+      throw std::invalid_argument("g " + std::to_string(params.g) + " m/s^2 is not a finite value of at least 1e-6");
     k_.g = Real(params.g);
     k_.sqrt_g = Real(std::sqrt(params.g));
     k_.eps_h = Real(params.eps_h);

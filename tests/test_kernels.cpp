@@ -188,7 +188,7 @@ TEST_CASE("the device root steps reach double precision from rsqrt.approx's erro
   CHECK(worst_s <= std::numeric_limits<double>::epsilon());
 }
 
-TEST_CASE("a solver refuses eps_h outside [kMinEpsH, 1]", "[kernels]") {
+TEST_CASE("a solver refuses eps_h outside [kMinEpsH, 1] and g below kMinGravity", "[kernels]") {
   // Below kMinEpsH the GPU's friction arithmetic would leave the normal numbers (core/params.hpp).
   const Case c = busy_case(8, 8);
   for (double eps : {1e-13, 0.0, 2.0}) {
@@ -199,6 +199,15 @@ TEST_CASE("a solver refuses eps_h outside [kMinEpsH, 1]", "[kernels]") {
   }
   SolverParams p = params(Variant::Decoupled, {});
   p.eps_h = kMinEpsH;
+  CHECK_NOTHROW(run<DefaultExec>(c, p, 0, 1));
+  // Below kMinGravity an edge's g (h_L + h_R) / 2 could leave the normal numbers.
+  for (double g : {1e-7, 0.0, -9.81}) {
+    CAPTURE(g);
+    SolverParams pg = params(Variant::Decoupled, {});
+    pg.g = g;
+    CHECK_THROWS_AS(run<DefaultExec>(c, pg, 0, 1), std::invalid_argument);
+  }
+  p.g = kMinGravity;
   CHECK_NOTHROW(run<DefaultExec>(c, p, 0, 1));
 }
 

@@ -231,6 +231,19 @@ void draw_legend(Canvas& c, std::size_t top, const LegendLayout& o, const PngSty
 
 }  // namespace
 
+PngSize png_image_size(std::int64_t nx, std::int64_t ny, int scale, std::size_t text_chars) {
+  PngStyle style;
+  style.scale = std::max(1, scale);
+  style.vmin = -1.235e+05;  // the longest numbers legend_number writes
+  style.vmax = 1.235e+05;
+  style.legend_text.title = std::string(text_chars, 'm');
+  style.legend_text.stamp_room = text_chars;
+  style.legend_text.cell_size = 1;  // room for the scale bar
+  const auto map_width = static_cast<std::size_t>(std::max<std::int64_t>(1, nx)) * std::size_t(style.scale);
+  const LegendLayout legend = layout_legend(map_width, style);
+  return {legend.width, static_cast<std::size_t>(std::max<std::int64_t>(1, ny)) * std::size_t(style.scale) + legend.height};
+}
+
 void write_png(const std::string& path, int nx, int ny, const FieldRef& field, const PngStyle& style,
                const Workers& workers, std::vector<std::uint8_t>& pixels) {
   // At most 1e8 pixels (400 MB of RGBA): a quicklook, not a poster.

@@ -57,6 +57,14 @@ std::string legend_number(double v);
 // viridisLite, viridis(9)).
 std::array<std::uint8_t, 3> viridis(double t);
 
+// The width and height in pixels of the image write_png draws of an nx x ny field at `scale`
+// pixels a cell with a legend whose title and time stamp take at most `text_chars` characters
+// each (for the run's memory estimate: a narrow map is widened to its legend's width).
+struct PngSize {
+  std::size_t width = 0, height = 0;
+};
+PngSize png_image_size(std::int64_t nx, std::int64_t ny, int scale, std::size_t text_chars = 40);
+
 // Writes the nx x ny field (index j * nx + i, j = 0 the southern row) atomically, colouring and
 // compressing it on `workers` (the file's bytes do not depend on how many). The image is drawn in
 // `pixels` (resized), which a caller writing many images keeps: its pages are then not fresh ones

@@ -498,6 +498,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                    "deck.toml:8: initial.h_left: 1e+300 is out of range");
     expect_refused(dir, raster_deck(dir) + "[physics]\ng = 1e300\n", "deck.toml:9: physics.g: 1e+300 is out of range");
     expect_refused(dir, raster_deck(dir) + "[physics]\neps_h = 1e-13\n", "deck.toml:9: physics.eps_h: 1e-13 is out of range");
+    expect_refused(dir, raster_deck(dir) + "[physics]\ng = 1e-7\n", "deck.toml:9: physics.g: 1e-07 is out of range");
     write(dir / "bathy.asc", raster(-1e300));
     expect_refused(dir, raster_deck(dir), "initial.bathymetry: bottom -1e+300 m in cell (0, 0)");
     write(dir / "bathy.asc", raster(-2.0));

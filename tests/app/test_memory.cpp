@@ -11,6 +11,7 @@
 
 #include "io/deck.hpp"
 #include "io/error.hpp"
+#include "io/png.hpp"
 #include "io/raster.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -281,8 +282,8 @@ TEST_CASE("memory: blocks of a decomposition need their share; rank 0 the whole 
 TEST_CASE("memory: the writers' threads count where the grid gives them work", "[memory]") {
   // The dam break above with every writer, on 2 and on 128 threads: a grid of 320 000 cells gives
   // the ASC writer 400 rows to share and the compressors a few blocks each (VTK's 5 arrays of
-  // doubles 15: 13 threads' buffers more, 32.5 MiB); counting every thread's band and buffers would
-  // add about 1.1 GiB.
+  // doubles 15: 13 threads' buffers more, 32.5 MiB), so the estimate grows by little; were every
+  // thread counted with a band and buffers, by about 1.1 GiB.
   MemoryModel m;
   m.nx = 800;
   m.ny = 400;
@@ -295,19 +296,30 @@ TEST_CASE("memory: the writers' threads count where the grid gives them work", "
   CHECK(many.device == few.device);
   CHECK(many.host >= few.host);
   CHECK(many.host - few.host < (std::uint64_t(48) << 20));
-  // A 20000 x 20000 grid keeps all 128 busy: each holds at least a compressor's buffers.
+  // A 20000 x 20000 grid keeps all 128 busy in each of the ASC, VTK and PNG writers, which write an
+  // output at once: at least 2.5 MiB more for each further thread of each writer. (With 8
+  // pollutants and no maxima an output, with its 17 VTK arrays, is the estimate's largest phase,
+  // above a checkpoint's.)
   m.nx = m.ny = 20000;
+  m.tracers = 8;
+  m.checkpoint_zlib = m.maxima = false;
   m.writer_threads = 2;
   const std::uint64_t large_few = estimate_memory(m).host;
   m.writer_threads = 128;
-  CHECK(estimate_memory(m).host - large_few >= 126 * (std::uint64_t(5) << 19));
-  // The ASC text of a round: every worker a band of whole rows, no more than the grid's rows.
+  CHECK(estimate_memory(m).host - large_few >= 3 * 126 * (std::uint64_t(5) << 19));
+  // The ASC text of a round: every worker a band of whole rows, no more rows than the grid's and
+  // one band's.
   for (const int w : {1, 2, 16, 128, 1000}) {
     INFO(w << " workers");
     const std::uint64_t row = 800 * 25;
-    CHECK(io::esri_ascii_text_bytes(800, 400, w) <= 400 * row + std::uint64_t(w) * row);
+    CHECK(io::esri_ascii_text_bytes(800, 400, w) <= (400 + (400 + std::uint64_t(w) - 1) / std::uint64_t(w)) * row);
     CHECK(io::esri_ascii_text_bytes(800, 400, w) >= std::min<std::uint64_t>(400, std::uint64_t(w)) * row);
   }
+  // A narrow map is widened to its legend: the PNG writer's image is wider than its cells.
+  const io::PngSize narrow = io::png_image_size(10, 100000, 1);
+  CHECK(narrow.width > 100);
+  CHECK(narrow.height > 100000);
+  CHECK(io::png_image_size(4000, 3000, 2).width == 8000);
 }
 
 TEST_CASE("memory: a run the machine cannot hold is refused before its state is built, naming the figures",
