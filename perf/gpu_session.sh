@@ -34,6 +34,8 @@
 #            OMP_PLACES_ (threads) set the binding
 #   lanes64  the core and comm suites of a CUDA build whose column teams have 64 lanes, two warps
 #            (SHWA_DEVICE_LANES=64, the width AMD GPUs get): the AMD teams' code tested on CUDA
+#   noshuffle the same suites with the CFL pass's one-warp teams through team scratch and barriers
+#            (SHWA_DEVICE_CFL_SHUFFLE=0), the path the default build replaces by warp shuffles
 #   ncu      Nsight Compute on the step kernels at 4096^2 (occupancy, warp stalls, instruction mix);
 #            with NCU_SOURCE=1 also the instructions and stall samples of each SASS instruction
 #            (ncu-sass.csv) and their opcode mix a cell (perf/ncu_sass.py); LINEINFO=1 at the build
@@ -224,12 +226,14 @@ print(f'skip_dry={sys.argv[1]} rows={sys.argv[2]} cfl_rows={sys.argv[3]}: {d[\"s
         --set numerics.skip_dry=$skip > "$out/estuary-run.log" 2>&1 || { tail -3 "$out/estuary-run.log"; continue; }
       echo "-- skip_dry=$skip"; python3 perf/timeline.py /tmp/shwa-etl-$skip.rank0.csv --kernels
     done | tee "$out/estuary-kernels.txt" ;;
-  lanes64)
-    cmake --preset cuda -B build/cuda-lanes64 "${cfg[@]}" -DCMAKE_CXX_FLAGS=-DSHWA_DEVICE_LANES=64 > "$out/configure-lanes64.log" 2>&1 &&
-      cmake --build build/cuda-lanes64 -j "$SHWA_JOBS" --target test_core test_comm > "$out/build-lanes64.log" 2>&1 ||
-      { grep -m20 -A3 error "$out/build-lanes64.log"; exit 1; }
-    ctest --test-dir build/cuda-lanes64 -R "^test_core|^test_comm" --timeout 300 -j3 > "$out/ctest-lanes64.txt" 2>&1
-    grep -E "tests passed|Failed|\*\*\*" "$out/ctest-lanes64.txt" ;;
+  lanes64|noshuffle)
+    # lanes64: teams of 64 lanes; noshuffle: the CFL pass's 32-lane teams through team scratch.
+    flags=-DSHWA_DEVICE_LANES=64; [ "$step" = noshuffle ] && flags=-DSHWA_DEVICE_CFL_SHUFFLE=0
+    cmake --preset cuda -B "build/cuda-$step" "${cfg[@]}" -DCMAKE_CXX_FLAGS=$flags > "$out/configure-$step.log" 2>&1 &&
+      cmake --build "build/cuda-$step" -j "$SHWA_JOBS" --target test_core test_comm > "$out/build-$step.log" 2>&1 ||
+      { grep -m20 -A3 error "$out/build-$step.log"; exit 1; }
+    ctest --test-dir "build/cuda-$step" -R "^test_core|^test_comm" --timeout 300 -j3 > "$out/ctest-$step.txt" 2>&1
+    grep -E "tests passed|Failed|\*\*\*" "$out/ctest-$step.txt" ;;
   estuary-host)
     for th in ${HOST_THREADS:-16 8 4 2}; do
       for skip in true false; do
