@@ -248,7 +248,8 @@ KOKKOS_FORCEINLINE_FUNCTION Real tracer_flux_update(Real hc, Real mx, Real my, R
 template <class E>
 KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Field<E>& H, int j, int i,
                                                Real eps_h) {
-  return make_cell_prim(w.h(j, i), w.qx(j, i), w.qy(j, i), w.hc[0](j, i), H(j, i), eps_h);
+  const size_t o = cell_at(w.h, j, i);  // every field's (update_args)
+  return make_cell_prim(w.h.data()[o], w.qx.data()[o], w.qy.data()[o], w.hc[0].data()[o], H.data()[o], eps_h);
 }
 
 /// The flux part of a cell's update, branch-free (one statement for the device's update_cell and
@@ -326,12 +327,13 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
     qx *= r;
     qy *= r;
   }
-  out.h(j, i) = h;
-  out.qx(j, i) = qx;
-  out.qy(j, i) = qy;
-  out.hc[0](j, i) = hc;
+  const size_t o = cell_at(out.h, j, i);  // every field's (update_args)
+  out.h.data()[o] = h;
+  out.qx.data()[o] = qx;
+  out.qy.data()[o] = qy;
+  out.hc[0].data()[o] = hc;
 #pragma unroll
-  for (int t = 1; t < NT; ++t) out.hc[t](j, i) = hcm[t];
+  for (int t = 1; t < NT; ++t) out.hc[t].data()[o] = hcm[t];
   if (write_ghosts) ghosts.write<NT>(out, j, i, h, qx, qy, hc, hcm);
   return active;
 }
@@ -551,12 +553,15 @@ struct Column {
     for (int c = i + 1; c < end && c % K != 0; ++c) active |= s(6 * kLanes + c - i0() + 1) > Real(0);
     if (active) q.mark(i, i + 1, j0, j0 + nrows);
   }
-  /// W^n of this lane's cell in row j (zeros where its column lies beyond the box's ghosts).
+  /// W^n of this lane's cell in row j (zeros where its column lies beyond the box's ghosts), from
+  /// one position for every field (cell_at; update_args and cfl_max_z check their layouts).
   /// WithC = false leaves hc out (the CFL pass).
   template <bool WithC = true>
   KOKKOS_FORCEINLINE_FUNCTION RawCell load(const Conserved<E>& w, const Field<E>& H, int j) const {
     if (!loads) return RawCell{0, 0, 0, 0, 0};
-    return RawCell{w.h(j, i), w.qx(j, i), w.qy(j, i), WithC ? w.hc[0](j, i) : Real(0), H(j, i)};
+    const size_t o = cell_at(w.h, j, i);
+    return RawCell{w.h.data()[o], w.qx.data()[o], w.qy.data()[o], WithC ? w.hc[0].data()[o] : Real(0),
+                   H.data()[o]};
   }
   /// Speeds = true (the CFL pass): only what an x-edge's speed reads (h, H, u, sqrt h).
   template <bool Speeds = false>
@@ -578,8 +583,9 @@ struct Column {
   KOKKOS_FORCEINLINE_FUNCTION More<NT> load_more(const Conserved<E>& w, int j) const {
     More<NT> hc;
     if (loads) {
+      const size_t o = cell_at(w.h, j, i);
 #pragma unroll
-      for (int t = 1; t < NT; ++t) hc[t] = w.hc[t](j, i);
+      for (int t = 1; t < NT; ++t) hc[t] = w.hc[t].data()[o];
     }
     return hc;
   }
@@ -861,6 +867,18 @@ struct CflMaxZAtomic {
   }
 };
 
+/// The kernels address every field they read or write at one position a cell, cell_at(w.h, j, i):
+/// each field (of w, of `out` where given, H, and the friction field where it has cells) must
+/// have w.h's layout, which every field of a block's shape has.
+template <class E>
+void check_layouts(const Conserved<E>& w, const Field<E>& H, const Conserved<E>* out = nullptr,
+                   const Field<E>& gn2_field = {}) {
+  bool same = same_layout(w.h, H) && (gn2_field.extent(0) == 0 || same_layout(w.h, gn2_field));
+  for (int k = 0; k < w.size(); ++k) same = same && same_layout(w.h, w[k]);
+  for (int k = 0; out && k < out->size(); ++k) same = same && same_layout(w.h, (*out)[k]);
+  if (!same) throw std::logic_error("the kernels' fields must share one layout (cell_at)");
+}
+
 }  // namespace detail
 
 /// The device CFL pass over `box`, `rows` rows a team (detail::cfl_rows), into `out`, device memory,
@@ -871,6 +889,7 @@ template <class E, class Obs = NoObserver>
 void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const StepConstants& k, int rows,
                const QuietMap<E>& quiet, PassResult* out, const Obs& obs = Obs()) {
   static_assert(!is_host_space<E>(), "cfl_max_z is the device CFL pass; hosts use cfl_min_dt");
+  detail::check_layouts(w, H);
   Kokkos::parallel_for(
       "shwa::cfl_max_z", detail::Column<E>::template policy<detail::kCflMinTeams>(box, rows),
       detail::CflMaxZAtomic<E, Obs>{
@@ -1105,11 +1124,13 @@ void with_tracers(int ntracers, const F& f) {
   }
 }
 
-/// What an update's arguments must agree on: the state and its output carry the same tracers; the
-/// ghost layers are written only with the step from the device; a host takes the step as a value.
+/// What an update's arguments must agree on: the state and its output carry the same tracers and
+/// every field has one layout (check_layouts); the ghost layers are written only with the step
+/// from the device; a host takes the step as a value.
 template <class E>
-void check_update(const Conserved<E>& w, const Conserved<E>& out, const StepDt& step,
-                  const StaticGhosts& ghosts) {
+void check_update(const Conserved<E>& w, const Conserved<E>& out, const Field<E>& H,
+                  const Field<E>& gn2_field, const StepDt& step, const StaticGhosts& ghosts) {
+  check_layouts(w, H, &out, gn2_field);
   if (w.ntracers != out.ntracers)
     throw std::invalid_argument("the update reads " + std::to_string(w.ntracers) + " tracers and writes " +
                                 std::to_string(out.ntracers));
@@ -1143,7 +1164,7 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
                            const detail::StaticGhosts& ghosts = {}, const E& space = E()) {
   if (box.empty()) return;
-  detail::check_update(w, out, step, ghosts);
+  detail::check_update(w, out, H, gn2_field, step, ghosts);
   detail::with_tracers(w.ntracers, [&](auto nt) {
     constexpr int NT = decltype(nt)::value;
     if constexpr (is_host_space<E>()) {
@@ -1171,7 +1192,7 @@ void flux_update_decoupled(const Conserved<E>& w, const Conserved<E>& out, const
                            const ClipCounter<E>& clipped, const QuietMap<E>& quiet,
                            const detail::StaticGhosts& ghosts = {}, const E& space = E()) {
   if (box.empty()) return;
-  detail::check_update(w, out, step, ghosts);
+  detail::check_update(w, out, H, gn2_field, step, ghosts);
   detail::with_tracers(w.ntracers, [&](auto nt) {
     constexpr int NT = decltype(nt)::value;
     if constexpr (is_host_space<E>()) {

@@ -20,6 +20,20 @@ namespace shwa {
 template <class ExecSpace>
 using Field = Kokkos::View<Real**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
+/// The position of cell (j, i) in the data of a field laid out as `f`: f(j, i) is f.data()[cell_at(f,
+/// j, i)]. Fields of one shape share it (same_layout), so a kernel that reads and writes several
+/// computes it once for all of them, where f(j, i) would compute a 64-bit row offset again for each
+/// field; on GPUs that address arithmetic was a tenth of the step's instructions (docs/kernels.md).
+template <class V>
+KOKKOS_FORCEINLINE_FUNCTION size_t cell_at(const V& f, int j, int i) {
+  return size_t(j) * size_t(f.stride_0()) + size_t(i);
+}
+/// Whether `f` has the extents and row stride of `like`, so that cell_at(like, j, i) addresses it.
+template <class A, class B>
+bool same_layout(const A& like, const B& f) {
+  return f.extent(0) == like.extent(0) && f.extent(1) == like.extent(1) && f.stride_0() == like.stride_0();
+}
+
 /// Team scratch (shared memory on GPUs), flat.
 template <class ExecSpace>
 using ScratchArray = Kokkos::View<Real*, typename ExecSpace::scratch_memory_space,

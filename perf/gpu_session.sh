@@ -90,12 +90,18 @@ bench() { "$@" --variants recompute,decoupled --steps 50; }
 # The GPU performance history: each bench/float run's JSON appended to a copy of
 # perf/results/gpu-history.csv in $out (perf/history.py; copy it back and commit it). SHWA_COMMIT
 # names the commit measured (this machine's copy of the tree may carry no usable git history);
-# SHWA_MACHINE the machine (default: the device tool's kind, nvidia-h200); HISTORY_NOTE a note.
+# SHWA_MACHINE the machine (default: nvidia-h100 or nvidia-h200, from the GPU's name: a call for
+# one kind may be given the other); HISTORY_NOTE a note.
+gpu_kind() {
+  case "$(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | head -1)" in
+    *H100*) echo nvidia-h100 ;; *H200*) echo nvidia-h200 ;; *) echo unknown-gpu ;;
+  esac
+}
 history() {
   if [ -z "${SHWA_COMMIT:-}" ]; then echo "history: SHWA_COMMIT not set, run not recorded"; return; fi
   [ -f "$out/gpu-history.csv" ] || cp perf/results/gpu-history.csv "$out/"
   python3 perf/history.py --history "$out/gpu-history.csv" append "$1" --commit "$SHWA_COMMIT" \
-    --machine "${SHWA_MACHINE:-nvidia-h200}" --note "${HISTORY_NOTE:-}"
+    --machine "${SHWA_MACHINE:-$(gpu_kind)}" --note "${HISTORY_NOTE:-}"
 }
 
 host_build=${HOST_BUILD:-0}
@@ -193,13 +199,13 @@ for step in "$@"; do
     done
     python3 perf/plot.py --speedup "$out" | tee "$out/speedup.txt" ;;  # with the bench/float steps' JSON
   ncu)
-    ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"flux_update|cfl" --launch-skip 2 --launch-count 2 \
+    ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"DecoupledUpdate|RecomputeUpdate|CflMaxZAtomic" --launch-skip 2 --launch-count 2 \
       --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
       --section ComputeWorkloadAnalysis --section InstructionStats --section MemoryWorkloadAnalysis \
       build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --tiles ${NCU_TILE:-32x4} --steps 3 --warmup 1 > "$out/ncu.txt" 2>&1
     grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size|Stall|Issue Slots|Executed Ipc" "$out/ncu.txt" | cut -c1-140 | head -60
     if [ "${NCU_SOURCE:-0}" = 1 ]; then
-      ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"flux_update|cfl" --launch-skip 2 --launch-count 2 \
+      ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"DecoupledUpdate|RecomputeUpdate|CflMaxZAtomic" --launch-skip 2 --launch-count 2 \
         --section SourceCounters --section WarpStateStats --import-source yes -o "$out/ncu-source" -f \
         build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --steps 3 --warmup 1 > /dev/null 2>&1
       ncu -i "$out/ncu-source.ncu-rep" --page source --csv --print-source sass > "$out/ncu-sass.csv" 2>&1

@@ -30,7 +30,10 @@ def main():
         if not row:
             continue
         if row[0] == "Kernel Name":
-            kernel = next((k for k in ("cfl", "flux_update_decoupled", "flux_update_recompute") if k in row[1]), row[1][:60])
+            # The functor's name (DecoupledUpdateBody, CflMaxZAtomic, ...): Kokkos' launch wrapper
+            # begins every kernel's name alike.
+            m = re.search(r"ParallelFor<(?:\w+::)*?(\w+)<", row[1])
+            kernel = m.group(1) if m else row[1][:60]
             launches[kernel] += 1
             continue
         if row[0] == "Address":
