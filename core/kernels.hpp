@@ -248,7 +248,7 @@ KOKKOS_FORCEINLINE_FUNCTION Real tracer_flux_update(Real hc, Real mx, Real my, R
 template <class E>
 KOKKOS_FORCEINLINE_FUNCTION CellPrim load_prim(const Conserved<E>& w, const Field<E>& H, int j, int i,
                                                Real eps_h) {
-  const size_t o = cell_at(w.h, j, i);  // every field's (update_args)
+  const size_t o = cell_at(w.h, j, i);  // every field's (check_layouts)
   return make_cell_prim(w.h.data()[o], w.qx.data()[o], w.qy.data()[o], w.hc[0].data()[o], H.data()[o], eps_h);
 }
 
@@ -327,7 +327,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool update_cell(Real h0, Real qx0, Real qy0, Real h
     qx *= r;
     qy *= r;
   }
-  const size_t o = cell_at(out.h, j, i);  // every field's (update_args)
+  const size_t o = cell_at(out.h, j, i);  // every field's (check_layouts)
   out.h.data()[o] = h;
   out.qx.data()[o] = qx;
   out.qy.data()[o] = qy;
@@ -554,7 +554,7 @@ struct Column {
     if (active) q.mark(i, i + 1, j0, j0 + nrows);
   }
   /// W^n of this lane's cell in row j (zeros where its column lies beyond the box's ghosts), from
-  /// one position for every field (cell_at; update_args and cfl_max_z check their layouts).
+  /// one position for every field (cell_at; check_layouts).
   /// WithC = false leaves hc out (the CFL pass).
   template <bool WithC = true>
   KOKKOS_FORCEINLINE_FUNCTION RawCell load(const Conserved<E>& w, const Field<E>& H, int j) const {
@@ -867,16 +867,17 @@ struct CflMaxZAtomic {
   }
 };
 
-/// The kernels address every field they read or write at one position a cell, cell_at(w.h, j, i):
-/// each field (of w, of `out` where given, H, and the friction field where it has cells) must
-/// have w.h's layout, which every field of a block's shape has.
+/// The device kernels load a cell's fields and the update stores them at one position, cell_at
+/// (Column::load and load_more, load_prim, update_cell; the other accesses index the Views): every
+/// field of w, of `out` where given, H and the friction field where it has cells must have w.h's
+/// layout, which every field of a block's shape has.
 template <class E>
 void check_layouts(const Conserved<E>& w, const Field<E>& H, const Conserved<E>* out = nullptr,
                    const Field<E>& gn2_field = {}) {
   bool same = same_layout(w.h, H) && (gn2_field.extent(0) == 0 || same_layout(w.h, gn2_field));
   for (int k = 0; k < w.size(); ++k) same = same && same_layout(w.h, w[k]);
   for (int k = 0; out && k < out->size(); ++k) same = same && same_layout(w.h, (*out)[k]);
-  if (!same) throw std::logic_error("the kernels' fields must share one layout (cell_at)");
+  if (!same) throw std::invalid_argument("the kernels' fields must share one layout (cell_at)");
 }
 
 }  // namespace detail

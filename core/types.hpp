@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace shwa {
 
@@ -20,12 +21,18 @@ namespace shwa {
 template <class ExecSpace>
 using Field = Kokkos::View<Real**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
-/// The position of cell (j, i) in the data of a field laid out as `f`: f(j, i) is f.data()[cell_at(f,
-/// j, i)]. Fields of one shape share it (same_layout), so a kernel that reads and writes several
-/// computes it once for all of them, where f(j, i) would compute a 64-bit row offset again for each
-/// field; on GPUs that address arithmetic was a tenth of the step's instructions (docs/kernels.md).
+/// The position of cell (j, i) in the data of a field laid out as `f` (2-D, LayoutRight): f(j, i)
+/// is f.data()[cell_at(f, j, i)]. Fields of one shape share it (same_layout), so a kernel that
+/// reads and writes several computes it once for all of them, where f(j, i) computes the row
+/// offset again for each field (docs/kernels.md). Builds with Kokkos' bounds checks check (j, i).
 template <class V>
 KOKKOS_FORCEINLINE_FUNCTION size_t cell_at(const V& f, int j, int i) {
+  static_assert(int(V::rank) == 2 && std::is_same_v<typename V::array_layout, Kokkos::LayoutRight>,
+                "cell_at addresses 2-D LayoutRight fields");
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+  if (j < 0 || i < 0 || size_t(j) >= f.extent(0) || size_t(i) >= f.extent(1))
+    Kokkos::abort("cell_at: (j, i) outside the field");
+#endif
   return size_t(j) * size_t(f.stride_0()) + size_t(i);
 }
 /// Whether `f` has the extents and row stride of `like`, so that cell_at(like, j, i) addresses it.

@@ -199,13 +199,14 @@ for step in "$@"; do
     done
     python3 perf/plot.py --speedup "$out" | tee "$out/speedup.txt" ;;  # with the bench/float steps' JSON
   ncu)
-    ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"DecoupledUpdate|RecomputeUpdate|CflMaxZAtomic" --launch-skip 2 --launch-count 2 \
+    NCU_KERNELS="DecoupledUpdate|RecomputeUpdate|CflMaxZAtomic"  # the step's kernels (their functors)
+    ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"$NCU_KERNELS" --launch-skip 2 --launch-count 2 \
       --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
       --section ComputeWorkloadAnalysis --section InstructionStats --section MemoryWorkloadAnalysis \
       build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --tiles ${NCU_TILE:-32x4} --steps 3 --warmup 1 > "$out/ncu.txt" 2>&1
     grep -E "^  [a-z].*cuda_parallel|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occ|Compute \(SM\)|Block Size|Stall|Issue Slots|Executed Ipc" "$out/ncu.txt" | cut -c1-140 | head -60
     if [ "${NCU_SOURCE:-0}" = 1 ]; then
-      ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"DecoupledUpdate|RecomputeUpdate|CflMaxZAtomic" --launch-skip 2 --launch-count 2 \
+      ncu --clock-control none --kernel-name-base demangled --kernel-name regex:"$NCU_KERNELS" --launch-skip 2 --launch-count 2 \
         --section SourceCounters --section WarpStateStats --import-source yes -o "$out/ncu-source" -f \
         build/cuda/perf/shwa_bench --sizes 4096 --variants ${VARIANTS:-decoupled} --steps 3 --warmup 1 > /dev/null 2>&1
       ncu -i "$out/ncu-source.ncu-rep" --page source --csv --print-source sass > "$out/ncu-sass.csv" 2>&1

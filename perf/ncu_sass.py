@@ -15,6 +15,22 @@ import csv
 import re
 
 
+def kernel_key(name):
+    """A kernel by its functor and the functor's template arguments, namespaces and casts cut:
+    "DecoupledUpdateBody<Cuda, DeviceStep, 1, 0, 64>" (Kokkos' launch wrapper begins every
+    kernel's name alike); the whole name where it names no functor so (a lambda)."""
+    m = re.search(r"Parallel(?:For|Reduce|Scan)<(?:\w+::)*?(\w+)<", name)
+    if not m:
+        return name
+    depth, end = 0, m.end() - 1
+    for end in range(m.end() - 1, len(name)):
+        depth += {"<": 1, ">": -1}.get(name[end], 0)
+        if depth == 0:
+            break
+    args = re.sub(r"\(\w+( \w+)?\)|\b\w+::", "", name[m.end():end])
+    return f"{m.group(1)}<{args}>"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv")
@@ -30,10 +46,7 @@ def main():
         if not row:
             continue
         if row[0] == "Kernel Name":
-            # The functor's name (DecoupledUpdateBody, CflMaxZAtomic, ...): Kokkos' launch wrapper
-            # begins every kernel's name alike.
-            m = re.search(r"ParallelFor<(?:\w+::)*?(\w+)<", row[1])
-            kernel = m.group(1) if m else row[1][:60]
+            kernel = kernel_key(row[1])
             launches[kernel] += 1
             continue
         if row[0] == "Address":

@@ -211,6 +211,36 @@ TEST_CASE("a solver refuses eps_h outside [kMinEpsH, 1] and g below kMinGravity"
   CHECK_NOTHROW(run<DefaultExec>(c, p, 0, 1));
 }
 
+TEST_CASE("one position addresses every field of a block's shape; other shapes are refused", "[kernels]") {
+  const Grid g = Grid::single(13, 7, 1.0, 1.0, 0, 0, 2);
+  const Grid wider = Grid::single(14, 7, 1.0, 1.0, 0, 0, 2);
+  // cell_at is the position f(j, i) takes, in every field of the shape (host memory, to compare
+  // addresses).
+  Conserved<HostExec> h("h", g, 2);
+  Field<HostExec> Hh("H", g.ny_padded(), g.nx_padded());
+  for (int j : {0, 3, g.ny_padded() - 1})
+    for (int i : {0, 5, g.nx_padded() - 1}) {
+      CAPTURE(j, i);
+      const size_t o = cell_at(h.h, j, i);
+      for (int k = 0; k < h.size(); ++k) CHECK(&h[k](j, i) == h[k].data() + o);
+      CHECK(&Hh(j, i) == Hh.data() + o);
+    }
+  // The kernels check before they launch: every field of w and out, the bottom and a friction
+  // field with cells share w.h's layout.
+  Conserved<DefaultExec> w("w", g, 2), out("out", g, 2), other("other", wider, 2);
+  Field<DefaultExec> H("H", g.ny_padded(), g.nx_padded()), H_wide("H", wider.ny_padded(), wider.nx_padded());
+  Field<DefaultExec> n_field("n", g.ny_padded(), g.nx_padded()), none;
+  CHECK_NOTHROW(detail::check_layouts(w, H, &out, n_field));
+  CHECK_NOTHROW(detail::check_layouts(w, H, &out, none));
+  CHECK_THROWS_AS(detail::check_layouts(w, H_wide), std::invalid_argument);
+  CHECK_THROWS_AS(detail::check_layouts(w, H, &other), std::invalid_argument);
+  CHECK_THROWS_AS(detail::check_layouts(w, H, &out, H_wide), std::invalid_argument);
+  Conserved<DefaultExec> mixed("mixed", g, 2);
+  mixed.hc[1] = Field<DefaultExec>("hc2", wider.ny_padded(), wider.nx_padded());
+  CHECK_THROWS_AS(detail::check_layouts(w, H, &mixed), std::invalid_argument);
+  CHECK_THROWS_AS(detail::check_layouts(mixed, H), std::invalid_argument);
+}
+
 TEST_CASE("the fields do not depend on the tiling, bit for bit", "[kernels]") {
   // Tile boundaries move with the tile shape as they do with the decomposition (tests/comm): an
   // edge solved inside one tile here is solved on a tile's border there, by both tiles. Tiles of
