@@ -165,26 +165,30 @@ def history(results, out):
     for r in rows:
         if (r["date"], r["commit"]) not in runs:
             runs.append((r["date"], r["commit"]))
-    fig, ax = plt().subplots(figsize=(9, 5))
+    fig, ax = plt().subplots(figsize=(10, 6))
     previous, lines = {}, {}
     for r in rows:
         x = runs.index((r["date"], r["commit"]))
         change, flag = hist.compare(previous, r)
         previous[hist.key(r)] = r
-        k = (r["precision"], int(r["n"]), r["variant"])
-        if k[1] not in (1024, 4096, 16384):
+        # One line a configuration and machine: runs on another GPU are not joined to these.
+        k = (r["machine"], r["precision"], int(r["n"]), r["variant"])
+        if k[2] not in (1024, 4096, 16384):
             continue
         lines.setdefault(k, []).append((x, float(r["gcups"]), flag))
     colors = {1024: "tab:green", 4096: "tab:blue", 16384: "tab:purple"}
-    for (prec, n, variant), pts in sorted(lines.items()):
+    machines = sorted({k[0] for k in lines})
+    for (machine, prec, n, variant), pts in sorted(lines.items()):
         style = ("-" if variant == "decoupled" else "--") + ("o" if prec == "double" else "s")
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=colors[n], ms=4,
-                label=f"{n}^2 {variant} {prec}")
+        # The first machine's markers filled, the others' hollow.
+        fill = colors[n] if machine == machines[0] else "none"
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=colors[n], ms=4, mfc=fill,
+                label=f"{n}^2 {variant} {prec}, {machine}")
         for x, g, flag in pts:
             if flag:
                 ax.plot(x, g, "x", color="red", ms=10, mew=2)
     ax.set_xticks(range(len(runs)))
-    ax.set_xticklabels([f"{c}\n{d}" for d, c in runs], fontsize=7)
+    ax.set_xticklabels([f"{c[:7]} {d}" for d, c in runs], fontsize=6, rotation=90)
     ax.set_yscale("log")
     ax.set_ylabel("G cell updates / s")
     ax.set_title("GPU performance history (red x: more than 5 % below the previous run)")
