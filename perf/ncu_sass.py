@@ -22,7 +22,7 @@ def kernel_key(name):
     m = re.search(r"Parallel(?:For|Reduce|Scan)<(?:\w+::)*?(\w+)<", name)
     if not m:
         return name
-    depth, end = 0, m.end() - 1
+    depth = 0
     for end in range(m.end() - 1, len(name)):
         depth += {"<": 1, ">": -1}.get(name[end], 0)
         if depth == 0:
