@@ -191,7 +191,7 @@ KOKKOS_INLINE_FUNCTION Real cbrt_arith(Real x) {
   // Bits of x^(-1/3) ~ K - bits(x) / 3, b / 3 as (b * ceil(2^32 / 3)) >> 32 (exact for b < 2^31;
   // in double on the high word). K minimizes the guess's largest error (3.4 % double, 4.7 % float).
   if constexpr (sizeof(Real) == 8) {
-    const std::uint64_t hi = b >> 32;
+    const std::uint64_t hi = std::uint64_t(b) >> 32;  // (a no-op cast that keeps float builds' shift defined)
     const std::uint64_t g = (1430188254u - ((hi * 1431655766u) >> 32)) << 32;
     std::memcpy(&y, &g, sizeof y);
   } else {
