@@ -38,7 +38,7 @@ std::map<std::string, std::string> definition_metadata(const RunDefinition& d);
 /// output.png_animation, output.progress_interval, output.vtk_compression,
 /// output.checkpoint_compression; numerics.health_interval, numerics.max_clipped_fraction, numerics.max_steps,
 /// numerics.memory_check,
-/// numerics.tile, numerics.rows, numerics.skip_dry (the fields are bit for bit the same with
+/// numerics.tile, numerics.rows, numerics.cfl_rows, numerics.skip_dry (the fields are bit for bit the same with
 /// any of their values); every parallel.* key.
 bool may_change_on_restart(const std::string& key);
 

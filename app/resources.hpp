@@ -3,12 +3,14 @@
 //
 // The estimate counts what a run allocates in proportion to its grid, per rank, at the peak of
 // each phase (app/simulation.cpp):
-//   - the initial state of the rank's block on the host (5 doubles a cell, 6 with a Manning
-//     raster), which it builds and keeps for the run (config.hpp), and while it is built the
+//   - the initial state of the rank's block on the host (4 doubles a cell and one a pollutant, one
+//     more with a Manning raster), which it builds and keeps for the run (config.hpp), and while it is built the
 //     rasters read (the values of each, whole grid, and the text of the one being read);
-//   - on the device, the block's padded fields: two sets of the 4 conserved variables, the
+//   - on the device, the block's padded fields: two sets of the conserved variables (h, qx, qy,
+//     one hc a pollutant), the
 //     bathymetry (and g n^2 with a Manning raster, with the field it comes from at set-up), the
-//     QuietMap, the diagnostics' 2 packed copies and the 3 maxima maps of the owned cells, the
+//     QuietMap, the diagnostics' 2 packed copies and the maxima maps (hmax, each pollutant's
+//     cmax and arrival) of the owned cells, the
 //     gauge buffer and the halo buffers;
 //   - on the root rank, the gathered bathymetry kept for the outputs; at an output the block's
 //     fields on the host and their derived fields, on the root of several ranks those of the

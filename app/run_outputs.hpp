@@ -54,8 +54,8 @@ class RunOutputs {
   /// Each format closes its files (OutputFormat::finish).
   void finish(RunEnd end);
 
-  /// Appends gauge samples to gauges.csv: `times` and `raw`, raw[(r * n + k) * 4 + q] the
-  /// (h, qx, qy, hc) of gauge k in row r where this block holds it (`here[k]`). Each row gets
+  /// Appends gauge samples to gauges.csv: `times` and `raw`, raw[(r * n + k) * nf + q] the
+  /// (h, qx, qy, each pollutant's hc; nf of them) of gauge k in row r where this block holds it (`here[k]`). Each row gets
   /// every output field (output_fields()) of each gauge's cell, from the block that holds it.
   void write_gauges(const std::vector<double>& times, const std::vector<double>& raw, const std::vector<bool>& here);
   /// The rows gauges.csv holds (on the root; 0 without gauges).

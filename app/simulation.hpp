@@ -123,8 +123,8 @@ struct RunOptions {
 
 /// Runs cfg (already validated): on one block covering the whole grid, or, in an MPI run, on this
 /// rank's block of the decomposition of MPI_COMM_WORLD ([parallel]). Throws BlowUp, io::InputError
-/// (a bad checkpoint, a decomposition that does not fit), io::OutputError, or Interrupted (SIGINT
-/// or SIGTERM: a checkpoint was written), on every rank alike.
+/// (a bad checkpoint, a decomposition that does not fit), io::OutputError, or Interrupted (SIGINT,
+/// SIGTERM or SIGHUP: a checkpoint was written), on every rank alike.
 RunStats run_simulation(const RunConfig& cfg, const RunOptions& opt);
 
 }  // namespace shwa::app

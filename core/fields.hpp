@@ -13,8 +13,7 @@ namespace shwa {
 /// is the depth h, 1 and 2 the discharges qx and qy, then one field a passive tracer, its mass per
 /// area h c. Code that handles every field (the boundary fill, the halo exchange, the initial
 /// state, checkpoints, the blow-up message) goes through size() and operator[]; name(k) is a
-/// field's name in files. (The app's maxima, gauges, health check and outputs watch the first
-/// tracer: the app runs one.)
+/// field's name in files.
 template <class ExecSpace>
 struct Conserved {
   static constexpr int kFirstTracer = 3;

@@ -437,10 +437,11 @@ static_assert(kCappedLanes >= 3, "a column team needs two neighbour lanes and an
 #define SHWA_DEVICE_COLUMN_MIN_TEAMS 8
 #endif
 /// The launch bound of the decoupled update of one tracer in blocks with many teams
-/// (capped_update_teams): SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS teams of 32 lanes. 16 caps the
-/// update at 128 registers: it spills a little, and 16 warps a multiprocessor against 12
-/// (uncapped, 155 registers) hide more of its latency where a grid has many waves of teams; with
-/// few waves the spills cost more than the warps gain (perf/results).
+/// (capped_update_teams): SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS teams of 32 lanes. In double 16 caps
+/// the update at 128 registers: it spills a little, and 16 warps a multiprocessor against 12
+/// (uncapped, 152 registers) hide more of its latency where a grid has many waves of teams; with
+/// few waves the spills cost more than the warps gain (perf/results). In single precision the
+/// update takes 91 registers and the bound caps nothing.
 #ifndef SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS
 #define SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS 16
 #endif
@@ -453,9 +454,10 @@ inline constexpr int kUpdateCappedMinTeams =
     column_min_teams(SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS, kCappedLanes);
 /// The launch bound of the device CFL pass that takes the step to the device (cfl_max_z): teams of 32
 /// lanes a multiprocessor. It guarantees that many resident teams (cfl_resident_teams), a number
-/// the rows of the pass are chosen from. 28 is what an H200 holds of the pass at the 72 registers
-/// a thread it takes without a cap (65536 / (28 x 32) = 73), so the bound changes no code there
-/// and the count is exact.
+/// the rows of the pass are chosen from. 28 is what an H100 or H200 holds of the pass in double, at
+/// the 68 registers a thread it takes without a cap (65536 / (28 x 32) = 73), so the bound changes
+/// no code there and the count is exact. In single precision (43 registers) the device holds 32
+/// (a multiprocessor's most blocks), more than the count.
 #ifndef SHWA_DEVICE_CFL_MIN_TEAMS
 #define SHWA_DEVICE_CFL_MIN_TEAMS 28
 #endif
@@ -1181,7 +1183,8 @@ void flux_update_recompute(const Conserved<E>& w, const Conserved<E>& out, const
   });
 }
 
-/// Flux + update, ghost-cell decoupling variant (TeamPolicy, team scratch, one team a tile).
+/// Flux + update, ghost-cell decoupling variant (devices: TeamPolicy, team scratch, one team a run
+/// of columns, detail::Column; hosts: one thread a tile).
 /// Tiles of quiet squares are skipped (QuietMap); the squares of active cells are marked.
 /// One pass updates the water and every tracer of `w` (out: as many). With `ghosts` on (a step from
 /// the device only), it also writes the ghost cells of `out` made of the cells it writes.

@@ -47,9 +47,9 @@ inline const char* to_string(Variant v) { return v == Variant::Recompute ? "reco
 /// Tile shapes of the kernels. tx x ty cells: the host sweeps' tiles (one thread a tile) and the
 /// device recompute kernel's teams (one thread a cell); 0 x 0: the execution space's
 /// (default_tile in kernels.hpp, which the Solver puts in). `rows`: how many rows a team of the device
-/// decoupled and CFL kernels sweeps (detail::Column in kernels.hpp); 0: chosen from the box's
-/// size, so that small blocks still give every multiprocessor teams to run and large ones end
-/// with short walks (detail::update_rows, detail::cfl_rows).
+/// decoupled update sweeps (detail::Column in kernels.hpp), `cfl_rows` likewise for the device CFL
+/// pass; 0: chosen from the box's size, so that small blocks still give every multiprocessor
+/// teams to run and large ones end with short walks (detail::update_rows, detail::cfl_rows).
 struct Tiling {
   int tx = 0, ty = 0;
   int rows = 0;

@@ -2,7 +2,8 @@
 //
 // A step (docs/method.md section 6):
 //   1. the physical sides' ghost layers are filled from the boundary conditions;
-//   2. dt = min over all blocks of the CFL step of the owned cells (parallel_reduce + min_all),
+//   2. dt = min over all blocks of the CFL step of the owned cells (hosts: a parallel reduction;
+//      devices: a pass of atomic maxima, cfl_max_z; then min_all across blocks),
 //      clipped so the run lands exactly on the requested time (on a device with one block, the
 //      update reads it from device memory: StepDt);
 //   3. the flux + update kernel writes W^{n+1} into the second set of Views, which are then swapped;

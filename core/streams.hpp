@@ -48,7 +48,7 @@ class OverlapSpaces<Kokkos::Cuda> {
     check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
     // Non-blocking streams: CUDA does not order them with the legacy default stream, on which
     // Kokkos 3.x runs the default instance's work. The step orders them itself: its host has
-    // waited for the default stream's work (the CFL reduction) before it queues work here, and it
+    // waited for the default stream's work (the copy of the CFL pass's result to the host) before it queues work here, and it
     // waits for both streams before the step ends (Solver::step). (Blocking streams would also
     // make any legacy-stream work queued during the overlap wait for the whole interior.)
     band_ = std::make_unique<Owned>(greatest);
