@@ -317,7 +317,7 @@ int main(int argc, char** argv) {
   app.footer("Examples:\n  shwa run inputs/estuary.toml\n  shwa run inputs/dam_break_stoker.toml --set grid.nx=800\n"
              "  shwa check inputs/estuary.toml --set numerics.cfl=0.5\n"
              "Exit codes: 0 success, 1 bad input or unwritable output, 2 bad command line, 3 the run blew up,\n"
-             "4 SIGINT, SIGTERM or SIGHUP stopped the run after writing a checkpoint (a second signal ends it at once).");
+             "4 SIGINT, SIGTERM or SIGHUP stopped the run after writing a checkpoint (two signals of which one is a SIGINT end it at once).");
   CLI::App* run = app.add_subcommand("run", "Run the simulation a deck describes");
   CLI::App* check = app.add_subcommand("check", "Validate a deck and print its resolved configuration; run nothing");
   app.add_subcommand("info", "Print the version, the Kokkos backends and device, the precision, MPI support, the "
@@ -325,9 +325,17 @@ int main(int argc, char** argv) {
   for (CLI::App* sub : {run, check}) {
     sub->fallthrough();  // --threads and --device after the command too
     sub->add_option("deck", a.deck, "The input deck (TOML)")->required()->type_name("DECK");
+    // Without a key and an '=' it is a bad command line (exit 2); a bad key or value, the deck's
+    // (Deck::set_override, exit 1).
     sub->add_option("--set,-s", a.sets, "Override a deck value (repeatable): --set numerics.cfl=0.5")
         ->type_name("SECTION.KEY=VALUE")
-        ->allow_extra_args(false);
+        ->allow_extra_args(false)
+        ->check([](const std::string& s) {
+          const auto eq = s.find('=');
+          return eq == std::string::npos || s.find_first_not_of(" \t") == eq
+                     ? "expected SECTION.KEY=VALUE, got " + io::quote(s)
+                     : std::string();
+        });
   }
   CLI::Option* restart =
       run->add_flag("--restart", a.restart, "Resume from the latest checkpoint in the output directory");

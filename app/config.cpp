@@ -110,6 +110,18 @@ void check_nonnegative_series(const io::TimeSeries& ts, const std::string& file,
                        " s; a " + what + " is >= 0 (" + key + ", " + where + ")");
 }
 
+/// Refuses a series value beyond `most` in magnitude (a stage or a discharge beyond the plausible,
+/// kMaxStage, kMaxDischarge), as check_nonnegative_series names it.
+void check_series_magnitude(const io::TimeSeries& ts, const std::string& file, const std::string& what,
+                            double most, const std::string& unit, const std::string& key,
+                            const std::string& where) {
+  for (std::size_t k = 0; k < ts.values().size(); ++k)
+    if (std::fabs(ts.values()[k]) > most)
+      throw InputError(file + (ts.lines().empty() ? "" : ":" + std::to_string(ts.lines()[k])) + ": " + what + " " +
+                       fmt(ts.values()[k]) + " at t = " + fmt(ts.times()[k]) + " s is not plausible: at most " +
+                       fmt(most) + " " + unit + " in magnitude (" + key + ", " + where + ")");
+}
+
 /// Refuses a series that does not cover the run, t = 0 to `t_end`: beyond its first and last
 /// samples a series holds their values, which would silently stand in for missing data.
 void check_series_covers_run(const io::TimeSeries& ts, const std::string& file, double t_end, const std::string& key,
@@ -133,7 +145,8 @@ Series read_series(Deck& d, const std::string& p, const std::string& what, doubl
   if (!d.has(p + ".series")) {
     if (!d.has(p + ".value"))
       throw d.error(p + ".type", "a " + what + " boundary needs " + p + ".value or " + p + ".series");
-    return Series(d.get_double(p + ".value", what == "discharge" ? require_nonnegative() : Range{}));
+    return Series(d.get_double(p + ".value", what == "discharge" ? require_in(0, kMaxDischarge)
+                                                                  : require_in(-kMaxStage, kMaxStage)));
   }
   const std::string file = d.get_path(p + ".series");
   const std::string column = d.get_string(p + ".column", "");
@@ -145,6 +158,10 @@ Series read_series(Deck& d, const std::string& p, const std::string& what, doubl
     }
   }();
   if (what == "discharge") check_nonnegative_series(ts, file, what, p + ".series", d.where(p + ".series"));
+  if (what == "discharge")
+    check_series_magnitude(ts, file, what, kMaxDischarge, "m^3/s", p + ".series", d.where(p + ".series"));
+  else
+    check_series_magnitude(ts, file, what, kMaxStage, "m", p + ".series", d.where(p + ".series"));
   check_series_covers_run(ts, file, t_end, p + ".series", d.where(p + ".series"));
   return Series(ts.times(), ts.values());
 }
@@ -260,6 +277,18 @@ const BoundaryTypeInfo& read_bc_type(Deck& d, const std::string& key) {
                        [&](const BoundaryTypeInfo& b) { return b.name == t; });
 }
 
+/// The keys of the boundary types other than `type` at the side or segment `p`, which a deck sets
+/// by mistake where it forgets p.type (a wall by default): named as such when they are not read.
+void declare_other_types(Deck& d, const std::string& p, const BoundaryTypeInfo& type) {
+  const std::string is = " (" + p + ".type is " + io::quote(type.name) + ")";
+  if (!type.read_values)
+    for (const char* k : {".value", ".series", ".column"})
+      d.declare_unused(p + k, "used only with " + p + ".type = \"stage\" or \"discharge\"" + is);
+  if (type.type != BcType::Discharge)
+    for (const char* k : {".concentration", ".concentration_column"})
+      d.declare_unused(p + k, "used only with " + p + ".type = \"discharge\"" + is);
+}
+
 /// Boundary conditions of a run to `t_end`. Segments are given in metres along the side (x for
 /// south and north, y for west and east): a segment holds the cells whose centres lie in
 /// [begin, end).
@@ -278,6 +307,7 @@ Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::stri
     const int len = xside ? g.ny : g.nx;
     const double origin = xside ? g.y0 : g.x0, cell = xside ? g.dy : g.dx;
     const BoundaryTypeInfo& type = read_bc_type(d, p + ".type");
+    declare_other_types(d, p, type);
     if (!type.read_values) {
       bc.side_default[s] = type.type;
     } else {  // a type with values over the whole side: one segment of its full length
@@ -293,6 +323,7 @@ Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::stri
       BcSegment seg;
       seg.side = side;
       const BoundaryTypeInfo& seg_type = read_bc_type(d, q + ".type");
+      declare_other_types(d, q, seg_type);
       seg.type = seg_type.type;
       const double lo = origin, hi = origin + len * cell;
       const double begin = d.get_double(q + ".begin", require_in(lo, hi));

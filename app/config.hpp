@@ -34,6 +34,8 @@ constexpr double kMaxSpacing = 1e7;    // grid.dx, grid.dy [m]
 constexpr double kMaxGravity = 1000;   // physics.g [m/s^2]
 constexpr double kMaxElevation = 1e5;  // |bottom| below or above the reference level [m]
 constexpr double kMaxDepth = 1e5;      // initial water depth [m]
+constexpr double kMaxStage = 1e5;      // |boundary stage| above or below the reference level [m]
+constexpr double kMaxDischarge = 1e8;  // boundary discharge over a side or segment [m^3/s]
 
 /// A boundary type of boundary.SIDE.type (and of a segment's type): the kernel that fills the
 /// ghost cells is core's (core/boundary.hpp, BcType); what a deck gives it is read here.

@@ -26,20 +26,24 @@ void set_action(int sig, void (*handler)(int)) {
   sigaction(sig, &a, nullptr);
 }
 
-/// Records the first signal and gives the three signals back their default action (sigaction is
-/// async-signal-safe), so that the next one terminates the process. A second signal that another
-/// thread takes before that is done terminates the process itself: raised again with the default
-/// action, it is delivered as this handler returns.
+/// Records the first signal and gives SIGINT back its default action (sigaction is
+/// async-signal-safe), so that a Ctrl-C after it terminates the process. A later signal where it
+/// or the first is a SIGINT terminates the process itself (the kernel delivers pending signals
+/// lowest number first, so a SIGTERM and a SIGINT sent together may arrive in either order):
+/// raised again with the default action, it is delivered as this handler returns. A SIGTERM or
+/// SIGHUP after a SIGTERM or SIGHUP asks the same again and is only counted: `timeout` sends
+/// SIGTERM to the process and then to its process group, and schedulers that want a process gone
+/// at once send SIGKILL.
 void on_stop_signal(int sig) {
   if (g_count.fetch_add(1) > 0) {
-    set_action(sig, SIG_DFL);
-    raise(sig);
+    if (sig == SIGINT || g_stop_signal == SIGINT) {
+      set_action(sig, SIG_DFL);
+      raise(sig);
+    }
     return;
   }
   g_stop_signal = sig;
   if (g_caught_int) set_action(SIGINT, SIG_DFL);
-  if (g_caught_term) set_action(SIGTERM, SIG_DFL);
-  if (g_caught_hup) set_action(SIGHUP, SIG_DFL);
 }
 
 /// Whether `sig` was ignored when the process started (by nohup, or by a shell for a job it runs

@@ -4,8 +4,8 @@
 // terminal or ssh session that started the run closing) ask the run to
 // stop: the handler only records the signal, and the time loop, which polls stop_signal(), ends
 // after the step in progress, writes a checkpoint and exits with kInterrupted (cli.hpp). The
-// first signal also puts back the default action of all three, so a second one ends the process at
-// once. A signal ignored when shwa starts (nohup, a shell's background job) stays ignored.
+// first signal also puts back SIGINT's default action: two signals of which one is a Ctrl-C end the
+// process at once, while a repeated SIGTERM or SIGHUP (`timeout` sends two) changes nothing. A signal ignored when shwa starts (nohup, a shell's background job) stays ignored.
 // SIGPIPE is ignored: a closed stdout (`shwa run ... | head -1`) makes writes to it fail, which
 // the progress lines notice (progress.hpp), instead of killing the run.
 #pragma once

@@ -350,6 +350,7 @@ struct Deck::Impl {
   std::map<std::string, int> empty_tables;  // tables the file gives without a key, and their lines
   std::map<std::string, Entry> defaults;  // fallbacks used by getters for keys not set
   std::set<std::string> known;            // read or declared
+  std::map<std::string, std::string> unused_why;  // declare_unused: a key (or table) and why it is not read
   std::map<std::string, std::string> paths;  // keys read as file names: the path each gave
 
   void flatten(const toml::table& table, const std::string& prefix);
@@ -721,6 +722,8 @@ std::vector<std::string> Deck::get_string_list(const std::string& key,
 
 void Deck::declare(const std::string& key) { impl_->known.insert(key); }
 
+void Deck::declare_unused(const std::string& key, const std::string& when) { impl_->unused_why[key] = when; }
+
 InputError Deck::error(const std::string& key, const std::string& message) const {
   return impl_->error(key, message);
 }
@@ -739,7 +742,17 @@ std::vector<std::string> Deck::unused_report() const {
   std::vector<std::string> lines;
   for (const auto& [key, e] : unused) {
     std::string msg;
-    if (impl_->known.count(*key)) {
+    std::string why;  // declare_unused's, for the key or the nearest table above it
+    for (std::string k = *key; why.empty();) {
+      const auto w = impl_->unused_why.find(k);
+      if (w != impl_->unused_why.end()) why = w->second;
+      const auto dot = k.rfind('.');
+      if (dot == std::string::npos) break;
+      k.resize(dot);
+    }
+    if (!why.empty()) {
+      msg = why;
+    } else if (impl_->known.count(*key)) {
       msg = "not used by this configuration";
     } else {
       std::string guess = closest_match(*key, known);

@@ -105,6 +105,10 @@ class Deck {
   // configuration does not read it.
   void declare(const std::string& key);
 
+  // Where `key`, or a key under it, is set but not read: why (`when`, e.g. "used only with
+  // boundary.west.type = \"discharge\""), in place of "unknown key" in unused_report.
+  void declare_unused(const std::string& key, const std::string& when);
+
   // An InputError "FILE:LINE: KEY: message" for a check the caller makes itself.
   InputError error(const std::string& key, const std::string& message) const;
 

@@ -372,6 +372,14 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   SECTION("unknown key names the closest") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfll = 0.5\n", "did you mean 'numerics.cfl'?");
   }
+  SECTION("a boundary's key of another type says which type reads it") {
+    expect_refused(dir, raster_deck(dir) + "[boundary.west]\nvalue = 10.0\n",
+                   "boundary.west.value: used only with boundary.west.type = \"stage\" or \"discharge\" "
+                   "(boundary.west.type is \"wall\")");
+    expect_refused(dir, raster_deck(dir) + "[boundary.west]\ntype = \"stage\"\nvalue = 1.0\nconcentration = 1.0\n",
+                   "boundary.west.concentration: used only with boundary.west.type = \"discharge\" "
+                   "(boundary.west.type is \"stage\")");
+  }
   SECTION("12O is not 12") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfl = 12O\n", "deck.toml:9: invalid TOML");
   }
@@ -421,6 +429,26 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     expect_refused(dir, raster_deck(dir) + side + "concentration_column = \"c\"\n",
                    "inflow.csv:3: negative concentration -0.25 at t = 10 s; a concentration is >= 0 "
                    "(boundary.west.concentration_column, ");
+  }
+  SECTION("a stage or discharge beyond the plausible is refused, constant or in a series, not run for days") {
+    for (const char* command : {"check", "run"}) {
+      INFO(command);
+      expect_refused(dir, raster_deck(dir) + "[boundary.west]\ntype = \"stage\"\nvalue = 1e30\n",
+                     "boundary.west.value: 1e+30 is out of range: must be [-100000, 100000]", command);
+      expect_refused(dir, raster_deck(dir) + "[boundary.west]\ntype = \"discharge\"\nvalue = 1e30\n",
+                     "boundary.west.value: 1e+30 is out of range: must be [0, 100000000]", command);
+    }
+    // The largest plausible values are taken.
+    write(dir / "deck.toml", raster_deck(dir) + "[boundary.west]\ntype = \"discharge\"\nvalue = 1e8\n");
+    CHECK(shwa(dir, "check " + (dir / "deck.toml")).code == 0);
+    write(dir / "tide.csv", "time,stage\n0,0.5\n5,-2e5\n10,0.5\n");
+    expect_refused(dir, raster_deck(dir) + "[boundary.east]\ntype = \"stage\"\nseries = \"tide.csv\"\n",
+                   "tide.csv:3: stage -200000 at t = 5 s is not plausible: at most 100000 m in magnitude "
+                   "(boundary.east.series, ");
+    write(dir / "inflow.csv", "time,q\n0,1.0\n10,3e8\n");
+    expect_refused(dir, raster_deck(dir) + "[boundary.west]\ntype = \"discharge\"\nseries = \"inflow.csv\"\n",
+                   "inflow.csv:3: discharge 300000000 at t = 10 s is not plausible: at most 100000000 m^3/s in magnitude "
+                   "(boundary.west.series, ");
   }
   SECTION("a series that does not cover the run, t = 0 to time.end, is refused, not held at its ends") {
     const std::string side = "[boundary.west]\ntype = \"discharge\"\nseries = \"inflow.csv\"\ncolumn = \"q\"\n";
@@ -554,6 +582,16 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     const Result r = shwa(dir, "run");
     CHECK(r.code == 2);
     CHECK(r.err.rfind("shwa: error: ", 0) == 0);
+    // A --set without a key and an '=' is one too, naming what it got; nothing is written.
+    write(dir / "deck.toml", raster_deck(dir));
+    for (const char* set : {"grid.nx", "=5"}) {
+      INFO(set);
+      const Result s = shwa(dir, "run " + (dir / "deck.toml") + " --set " + set);
+      CHECK(s.code == 2);
+      CHECK(s.err.find("--set") != std::string::npos);
+      CHECK(s.err.find("expected SECTION.KEY=VALUE, got \"" + std::string(set) + "\"") != std::string::npos);
+      CHECK_FALSE(fs::exists(dir / "out"));
+    }
   }
 }
 
@@ -1072,7 +1110,7 @@ y = 80.0
   }
 }
 
-TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to resume; a second signal ends it at once",
+TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to resume; a SIGINT with it ends it at once",
           "[app][interrupt]") {
   TempDir dir;
   const std::string deck = kLongDamBreak;
@@ -1156,7 +1194,20 @@ TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to 
     CHECK_FALSE(fs::exists(dir / "hup/png/depth_animation.png"));
   }
 
-  // Two signals: the second ends the process at once, by its default action.
+  // SIGTERM twice, as `timeout` sends it (to the process, then to its group): one request, which
+  // still ends in a checkpoint.
+  pid = start_shwa(args(dir / "term2"), "/dev/null");
+  REQUIRE(pid > 0);
+  REQUIRE(wait_until([&] { return fs::exists(dir / "term2/asc/h_0000.asc"); }));
+  kill(pid, SIGTERM);
+  kill(pid, SIGTERM);
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 4);
+  CHECK(checkpoints_in(dir / "term2").size() == 1);
+
+  // A SIGTERM and a SIGINT end the process at once, by the default action of the one that came
+  // second (pending together, the SIGINT is delivered first).
   pid = start_shwa(args(dir / "twice"), "/dev/null");
   REQUIRE(pid > 0);
   REQUIRE(wait_until([&] { return fs::exists(dir / "twice/asc/h_0000.asc"); }));

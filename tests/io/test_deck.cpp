@@ -81,6 +81,15 @@ TEST_CASE("deck: an unknown key is an error that suggests the closest known key"
   f.declare("boundary.west.series");
   f.get_string("boundary.west.type");
   CHECK_THROWS_WITH(f.check_unused(), "deck.toml:3: boundary.west.series: not used by this configuration");
+
+  // A key, or a key under a table, that this configuration leaves unread for a reason it gives.
+  Deck g = Deck::parse("[boundary.west]\nvalue = 1.0\nconcentration.dye = 2.0\n", "deck.toml");
+  g.declare_unused("boundary.west.value", "used only with stage");
+  g.declare_unused("boundary.west.concentration", "used only with discharge");
+  const auto why = g.unused_report();
+  REQUIRE(why.size() == 2);
+  CHECK(why[0] == "deck.toml:2: boundary.west.value: used only with stage");
+  CHECK(why[1] == "deck.toml:3: boundary.west.concentration.dye: used only with discharge");
 }
 
 TEST_CASE("deck: numbers must parse completely", "[io][deck]") {
