@@ -44,9 +44,14 @@ const char* const kSides[kNumSides] = {"west", "east", "south", "north"};
 
 std::string fmt(double x) { return io::format_double(x); }
 
+void declare_grid(Deck& d) {
+  for (const char* k : {"grid.nx", "grid.ny", "grid.dx", "grid.dy", "grid.x0", "grid.y0"}) d.declare(k);
+}
+
 /// The deck's [grid]; where `raster` is given (the bathymetry raster's header), the keys the deck
 /// leaves out are the raster's, and the deck need set none.
 Domain read_grid(Deck& d, const Domain* raster = nullptr) {
+  declare_grid(d);  // so that a missing grid.nx is not blamed on grid.dx (Deck's typo hint)
   const auto given = [&](const char* key) { return !raster || d.has(key); };
   Domain g = raster ? *raster : Domain{};
   if (given("grid.nx")) g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
@@ -63,10 +68,6 @@ Domain read_grid(Deck& d, const Domain* raster = nullptr) {
   if (g.cells() > (std::int64_t(1) << 31))
     throw d.error(raster && !d.has("grid.ny") ? "initial.bathymetry" : "grid.ny", "more than 2^31 cells");
   return g;
-}
-
-void declare_grid(Deck& d) {
-  for (const char* k : {"grid.nx", "grid.ny", "grid.dx", "grid.dy", "grid.x0", "grid.y0"}) d.declare(k);
 }
 
 /// The raster a deck key names; an error in the file is reported with the key that named it.
@@ -880,7 +881,7 @@ void check_step_count(RunConfig& cfg, Deck& d, const InitialScan& s) {
     // Named where the deck would set it, the deck itself when the default applies.
     const std::string where = d.where("numerics.max_steps");
     throw InputError((where.empty() || where == "default" ? cfg.deck_path : where) +
-                     ": numerics.max_steps: the first time step, " + fmt(dt) + " s, implies about " + fmt(steps) +
+                     ": numerics.max_steps: the first time step, " + fmt(dt) + " s, implies about " + fmt(std::ceil(steps)) +
                      " steps to time.end = " + fmt(cfg.t_end) + " s, more than " + fmt(max_steps) +
                      " (raise numerics.max_steps, or check the grid, physics.g and the initial depths)");
   }

@@ -31,6 +31,7 @@ InitialField cells(const Domain& g, F f) {
 
 InitialField dam_break(Deck& d, RunConfig& cfg) {
   const Domain& g = cfg.grid;
+  for (const char* k : {"initial.h_left", "initial.h_right", "initial.x_dam"}) d.declare(k);  // (Deck's typo hint)
   const double hl = d.get_double("initial.h_left", require_in(0, kMaxDepth, Range::Ends::open_closed));
   const double hr = d.get_double("initial.h_right", 0.0, require_in(0, hl, Range::Ends::closed_open));
   const double x_dam = d.get_double("initial.x_dam", g.x0 + 0.5 * g.nx * g.dx,

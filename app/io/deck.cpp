@@ -401,10 +401,11 @@ struct Deck::Impl {
   }
 
   [[noreturn]] void missing(const std::string& key) const {
-    // A required key is often missing because it was misspelt: point at the likely culprit.
+    // A required key is often missing because it was misspelt: point at the likely culprit, a key
+    // set but neither read nor known (declared) as a key of its own.
     std::vector<std::string> unread;
     for (const auto& [k, e] : entries)
-      if (!e.used) unread.push_back(k);
+      if (!e.used && !known.count(k)) unread.push_back(k);
     const std::string typo = closest_match(key, unread);
     std::string msg = "required key is missing";
     if (!typo.empty()) msg += "; " + origin(typo) + " sets '" + typo + "', a typo?";

@@ -163,6 +163,10 @@ TEST_CASE("deck: a missing required key is named, with a likely typo", "[io][dec
                        Catch::Message("deck.toml: numerics.cfl: required key is missing; deck.toml:2 sets "
                                       "'numerics.cfll', a typo?"));
   CHECK_THROWS_WITH(d.get_string("title"), "deck.toml: title: required key is missing");
+  // A key known as one of its own (declared, to be read later) is no typo of the missing one.
+  Deck g = Deck::parse("[grid]\ndx = 1.0\n", "deck.toml");
+  g.declare("grid.dx");
+  CHECK_THROWS_WITH(g.get_int("grid.nx"), "deck.toml: grid.nx: required key is missing");
 }
 
 TEST_CASE("deck: choices", "[io][deck]") {
