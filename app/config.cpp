@@ -44,14 +44,12 @@ const char* const kSides[kNumSides] = {"west", "east", "south", "north"};
 
 std::string fmt(double x) { return io::format_double(x); }
 
-void declare_grid(Deck& d) {
-  for (const char* k : {"grid.nx", "grid.ny", "grid.dx", "grid.dy", "grid.x0", "grid.y0"}) d.declare(k);
-}
-
 /// The deck's [grid]; where `raster` is given (the bathymetry raster's header), the keys the deck
-/// leaves out are the raster's, and the deck need set none.
+/// leaves out are the raster's, and the deck need set none. Its keys are declared first, so that a
+/// missing grid.nx is not blamed on grid.dx (Deck's typo hint) and a raster deck's typo of one gets
+/// a suggestion.
 Domain read_grid(Deck& d, const Domain* raster = nullptr) {
-  declare_grid(d);  // so that a missing grid.nx is not blamed on grid.dx (Deck's typo hint)
+  for (const char* k : {"grid.nx", "grid.ny", "grid.dx", "grid.dy", "grid.x0", "grid.y0"}) d.declare(k);
   const auto given = [&](const char* key) { return !raster || d.has(key); };
   Domain g = raster ? *raster : Domain{};
   if (given("grid.nx")) g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
@@ -158,11 +156,12 @@ Series read_series(Deck& d, const std::string& p, const std::string& what, doubl
       throw InputError(std::string(e.what()) + " (" + p + ".series, " + d.where(p + ".series") + ")");
     }
   }();
-  if (what == "discharge") check_nonnegative_series(ts, file, what, p + ".series", d.where(p + ".series"));
-  if (what == "discharge")
+  if (what == "discharge") {
+    check_nonnegative_series(ts, file, what, p + ".series", d.where(p + ".series"));
     check_series_magnitude(ts, file, what, kMaxDischarge, "m^3/s", p + ".series", d.where(p + ".series"));
-  else
+  } else {
     check_series_magnitude(ts, file, what, kMaxStage, "m", p + ".series", d.where(p + ".series"));
+  }
   check_series_covers_run(ts, file, t_end, p + ".series", d.where(p + ".series"));
   return Series(ts.times(), ts.values());
 }
@@ -513,7 +512,6 @@ Domain grid_from_files(Deck& d, std::vector<std::string>& rasters, std::optional
     }
   }
   // The raster's header gives the grid; [grid] keys the deck sets must agree with it.
-  declare_grid(d);
   const Domain g = read_grid(d, &header);
   try {
     io::check_same_grid(g, header, "the deck's [grid]", bathy_path);
