@@ -856,6 +856,21 @@ void check_initial_magnitudes(const RunConfig& cfg, Deck& d, const InitialScan& 
                                  "; at most " + fmt(kMaxDepth) + " m");
 }
 
+/// Refuses a run that would compute nothing: no cell holds water at the start (every depth below
+/// physics.eps_h) and no stage or discharge boundary lets any in. That is a bathymetry of the other
+/// sign (initial.bathymetry_is), a surface below the whole bottom, or depths in other units, not a
+/// flow to simulate.
+void check_some_water(const RunConfig& cfg, const InitialScan& s) {
+  if (s.h_max >= cfg.params.eps_h) return;
+  for (const BcSegment& seg : cfg.bc.segments)
+    if (seg.type == BcType::Stage || seg.type == BcType::Discharge) return;
+  throw InputError(cfg.deck_path + ": [initial]: no cell holds water (the deepest is " + fmt(s.h_max) +
+                   " m, below physics.eps_h = " + fmt(cfg.params.eps_h) +
+                   " m) and no stage or discharge boundary lets any in: the run would compute nothing "
+                   "(check the surface or depths, and whether the bathymetry gives elevations or depths: "
+                   "initial.bathymetry_is)");
+}
+
 /// Refuses a run whose first time step implies more than numerics.max_steps steps: the step the
 /// initial state allows, 2 CFL dx dy / Z with Z = 2 (dy (|u| + sqrt(g h)) + dx (|v| + sqrt(g h)))
 /// its fastest cell's sum over its edges (docs/method.md), estimates the run's steps as
@@ -1073,6 +1088,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   cfg.bc = read_boundaries(d, cfg.grid, cfg.pollutants, cfg.t_end);
   const InitialScan scan = scan_initial(field, cfg);
   check_initial_magnitudes(cfg, d, scan);
+  check_some_water(cfg, scan);
   check_step_count(cfg, d, scan);
   cfg.init = initial_state(field, opt.block ? opt.block(cfg) : Extent{0, cfg.grid.nx, 0, cfg.grid.ny},
                            cfg.pollutants.size(), scan);

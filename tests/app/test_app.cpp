@@ -372,6 +372,19 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   SECTION("unknown key names the closest") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfll = 0.5\n", "did you mean 'numerics.cfl'?");
   }
+  SECTION("a run without water and without an inflow is refused; an inflow makes it a run") {
+    for (const char* command : {"check", "run"}) {
+      INFO(command);
+      expect_refused(dir, raster_deck(dir, "surface = -3.0"),
+                     (dir / "deck.toml") + ": [initial]: no cell holds water (the deepest is 0 m, below "
+                                           "physics.eps_h = 0.001 m) and no stage or discharge boundary lets any in",
+                     command);
+    }
+    write(dir / "deck.toml", raster_deck(dir, "surface = -3.0") + "[boundary.west]\ntype = \"discharge\"\nvalue = 1.0\n");
+    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
+    INFO(r.err);
+    CHECK(r.code == 0);
+  }
   SECTION("a boundary's key of another type says which type reads it") {
     expect_refused(dir, raster_deck(dir) + "[boundary.west]\nvalue = 10.0\n",
                    "boundary.west.value: used only with boundary.west.type = \"stage\" or \"discharge\" "
@@ -1104,6 +1117,7 @@ y = 80.0
   // --restart without a checkpoint is refused, and writes nothing.
   {
     const Result none = shwa(dir, "run " + (dir / "deck.toml") + " --set output.dir=" + (dir / "none") + " --restart");
+    INFO("stderr: " << none.err << "stdout: " << none.out);
     CHECK(none.code == 1);
     CHECK(none.err.find("no checkpoint to restart from") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "none"));

@@ -231,7 +231,8 @@ TEST_CASE("tables: a boundary type with values is a segment, one without a side'
   CHECK(cfg.bc.segments[2].type == shwa::BcType::Open);
   CHECK(cfg.bc.segments[2].begin == 1);
   CHECK(cfg.bc.segments[2].end == 3);
-  // A type without values takes none: its keys are unknown to the deck.
+  // A type without values takes none: its keys are refused, naming the types that read them.
   CHECK_THAT(config_error("[boundary.east]\ntype = \"open\"\nvalue = 1\n"),
-             Catch::Contains("boundary.east.value: unknown key"));
+             Catch::Contains("boundary.east.value: used only with boundary.east.type = \"stage\" or \"discharge\" "
+                             "(boundary.east.type is \"open\")"));
 }
