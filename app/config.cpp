@@ -54,13 +54,17 @@ Domain read_grid(Deck& d, const Domain* raster = nullptr) {
   Domain g = raster ? *raster : Domain{};
   if (given("grid.nx")) g.nx = d.get_int("grid.nx", require_in(1, 1 << 20));
   if (given("grid.ny")) g.ny = d.get_int("grid.ny", require_in(1, 1 << 20));
-  const Range spacing = require_in(0, kMaxSpacing, Range::Ends::open_closed);
+  const Range spacing = require_in(kMinSpacing, kMaxSpacing);
   if (given("grid.dx")) g.dx = d.get_double("grid.dx", spacing);
   // dy is dx where the deck does not set it (the raster's where the deck sets neither).
   if (given("grid.dy"))
     g.dy = d.get_double("grid.dy", g.dx, spacing);
   else if (d.has("grid.dx"))
     g.dy = g.dx;
+  // A raster's cell size where the deck sets none: the same range.
+  for (const double h : {g.dx, g.dy})
+    if (!spacing.contains(h))
+      throw d.error("initial.bathymetry", "cell size " + fmt(h) + " m is out of range: must be " + spacing.describe());
   if (given("grid.x0")) g.x0 = d.get_double("grid.x0", 0.0);
   if (given("grid.y0")) g.y0 = d.get_double("grid.y0", 0.0);
   if (g.cells() > (std::int64_t(1) << 31))

@@ -30,6 +30,7 @@ namespace shwa::app {
 
 // Physical plausibility (inputs/README.md): values beyond these are typing errors or units
 // mixed up, and would give time steps of 1e-150 s or spacings that overflow, not a flow.
+constexpr double kMinSpacing = 1e-4;   // grid.dx, grid.dy [m]
 constexpr double kMaxSpacing = 1e7;    // grid.dx, grid.dy [m]
 constexpr double kMaxGravity = 1000;   // physics.g [m/s^2]
 constexpr double kMaxElevation = 1e5;  // |bottom| below or above the reference level [m]

@@ -372,6 +372,14 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   SECTION("unknown key names the closest") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfll = 0.5\n", "did you mean 'numerics.cfl'?");
   }
+  SECTION("a cell size below 1e-4 m is refused, from the deck or from the raster, not blamed on max_steps") {
+    expect_refused(dir, raster_deck(dir) + "[grid]\ndx = 1e-300\n",
+                   "grid.dx: 1e-300 is out of range: must be [0.0001, 10000000]");
+    std::string tiny = raster(-2.0);
+    tiny.replace(tiny.find("cellsize 10"), 11, "cellsize 0.00001");
+    write(dir / "bathy.asc", tiny);
+    expect_refused(dir, raster_deck(dir), "initial.bathymetry: cell size 0.00001 m is out of range: must be [0.0001, 10000000]");
+  }
   SECTION("a run without water and without an inflow is refused; an inflow makes it a run") {
     for (const char* command : {"check", "run"}) {
       INFO(command);
