@@ -1217,11 +1217,23 @@ TEST_CASE("app: SIGTERM or SIGHUP stops a run with a checkpoint and says how to 
   }
 
   // SIGTERM twice, as `timeout` sends it (to the process, then to its group): one request, which
-  // still ends in a checkpoint.
-  pid = start_shwa(args(dir / "term2"), "/dev/null");
+  // still ends in a checkpoint. The second comes once the first was handled, which shows in
+  // /proc as SIGINT no longer caught (pending together, two SIGTERMs would be delivered as one),
+  // and while the run still finishes its step: a grid of steps of tens of milliseconds.
+  auto catches = [](pid_t p, int sig) {
+    std::ifstream status("/proc/" + std::to_string(p) + "/status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1) & 1) != 0;
+    return false;
+  };
+  std::vector<std::string> large = args(dir / "term2");
+  large.insert(large.end(), {"--set", "grid.nx=1200", "--set", "grid.ny=600", "--set", "grid.dx=0.2", "--set", "numerics.max_steps=1e9"});
+  pid = start_shwa(large, "/dev/null");
   REQUIRE(pid > 0);
   REQUIRE(wait_until([&] { return fs::exists(dir / "term2/asc/h_0000.asc"); }));
+  REQUIRE(catches(pid, SIGINT));
   kill(pid, SIGTERM);
+  REQUIRE(wait_until([&] { return !catches(pid, SIGINT); }));
   kill(pid, SIGTERM);
   waitpid(pid, &status, 0);
   REQUIRE(WIFEXITED(status));
