@@ -101,6 +101,11 @@ std::string in_cell(std::size_t k, int nx) {
          ") counted from the south-west corner";
 }
 
+/// "FILE:LINE" of a series' row k (FILE alone where the series kept no lines).
+std::string row_at(const io::TimeSeries& ts, const std::string& file, std::size_t k) {
+  return file + (ts.lines().empty() ? "" : ":" + std::to_string(ts.lines()[k]));
+}
+
 /// Refuses a series value below zero where the constant form of `key` must be >= 0 (a discharge,
 /// a concentration): names the file and the row's line, its time and value, the key and where it is
 /// set.
@@ -108,7 +113,7 @@ void check_nonnegative_series(const io::TimeSeries& ts, const std::string& file,
                               const std::string& key, const std::string& where) {
   for (std::size_t k = 0; k < ts.values().size(); ++k)
     if (ts.values()[k] < 0)
-      throw InputError(file + (ts.lines().empty() ? "" : ":" + std::to_string(ts.lines()[k])) + ": negative " +
+      throw InputError(row_at(ts, file, k) + ": negative " +
                        what + " " + fmt(ts.values()[k]) + " at t = " + fmt(ts.times()[k]) +
                        " s; a " + what + " is >= 0 (" + key + ", " + where + ")");
 }
@@ -120,7 +125,7 @@ void check_series_magnitude(const io::TimeSeries& ts, const std::string& file, c
                             const std::string& where) {
   for (std::size_t k = 0; k < ts.values().size(); ++k)
     if (std::fabs(ts.values()[k]) > most)
-      throw InputError(file + (ts.lines().empty() ? "" : ":" + std::to_string(ts.lines()[k])) + ": " + what + " " +
+      throw InputError(row_at(ts, file, k) + ": " + what + " " +
                        fmt(ts.values()[k]) + " at t = " + fmt(ts.times()[k]) + " s is not plausible: at most " +
                        fmt(most) + " " + unit + " in magnitude (" + key + ", " + where + ")");
 }
