@@ -456,8 +456,8 @@ inline constexpr int kUpdateCappedMinTeams =
 /// lanes a multiprocessor. It guarantees that many resident teams (cfl_resident_teams), a number
 /// the rows of the pass are chosen from. 28 is what an H100 or H200 holds of the pass in double, at
 /// the 68 registers a thread it takes without a cap (65536 / (28 x 32) = 73), so the bound changes
-/// no code there and the count is exact. In single precision (43 registers) the device holds 32
-/// (a multiprocessor's most blocks), more than the count.
+/// no code there and the count is exact. In single precision (43 registers) a multiprocessor holds
+/// 40 (ten teams of four warps: CflMaxZ::kWarps), more than the count.
 #ifndef SHWA_DEVICE_CFL_MIN_TEAMS
 #define SHWA_DEVICE_CFL_MIN_TEAMS 28
 #endif
@@ -511,7 +511,8 @@ struct Column {
   static constexpr int kLanes = L;  // this team's lanes (detail::kLanes is only the default)
   static constexpr int kOwned = L - 2;
   static constexpr int kArrays = 10 + 2 * (NT - 1);
-  static size_t scratch_bytes() { return ScratchArray<E>::shmem_size(kArrays * kLanes); }
+  /// Team scratch of `arrays` arrays (kArrays: the update's; the CFL pass takes fewer).
+  static size_t scratch_bytes(int arrays = kArrays) { return ScratchArray<E>::shmem_size(arrays * kLanes); }
   static long teams(const Box& box, int rows) {
     return long(ceil_div(box.nx(), kOwned)) * ceil_div(box.ny(), rows);
   }
@@ -525,13 +526,25 @@ struct Column {
   }
 
   ScratchArray<E> s;
-  int lane, i, j0, nrows;  // the team's cells: columns [i0(), i1(b)), rows [j0, j0 + nrows)
+  int lane, i, j0, nrows;  // the strip's cells: columns [i0(), i1(b)), rows [j0, j0 + nrows)
   bool owned, loads;  // owns its cell (updates it, counts it); its column exists in memory
+  /// The team's strip: the team is one strip, its rank the lane, its league rank the strip.
   KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows)
       : s(m.team_scratch(0), kArrays * kLanes), lane(m.team_rank()) {
+    place(b, rows, m.league_rank());
+  }
+  /// Strip `strip` of the box's teams(b, rows) (nrows <= 0 beyond them) as lane `lane`, with
+  /// `arrays` arrays of team scratch as the launch reserved them (teams of several strips share no
+  /// scratch: CflMaxZ::kWarps).
+  KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows, int arrays, int lane_, int strip)
+      : s(m.team_scratch(0), arrays * kLanes), lane(lane_) {
+    place(b, rows, strip);
+  }
+  /// Places the lane in strip `strip` (constructors; the same code for every kernel).
+  KOKKOS_FORCEINLINE_FUNCTION void place(const Box& b, int rows, int strip) {
     const int ncols = (b.nx() + kOwned - 1) / kOwned;
-    const int i0 = b.i0 + (m.league_rank() % ncols) * kOwned;
-    j0 = b.j0 + (m.league_rank() / ncols) * rows;
+    const int i0 = b.i0 + (strip % ncols) * kOwned;
+    j0 = b.j0 + (strip / ncols) * rows;
     nrows = b.j1 - j0 < rows ? b.j1 - j0 : rows;
     i = i0 - 1 + lane;
     owned = lane > 0 && lane <= kOwned && i < b.i1;
@@ -620,14 +633,15 @@ struct Column {
   KOKKOS_INLINE_FUNCTION Real speed_from_west() const { return s(6 * kLanes + (lane > 0 ? lane - 1 : 0)); }
 
   /// Whether the team is one CUDA warp, whose lanes read each other's registers (shuffles) with
-  /// no scratch and no barrier (the CFL pass: CflMaxZ::kShuffle).
-#if defined(__CUDA_ARCH__)
-  static constexpr bool kWarp = L == 32;
+  /// no scratch and no barrier (the CFL pass: CflMaxZ::kShuffle). Known on the host too, which
+  /// reserves the scratch.
+#if defined(KOKKOS_ENABLE_CUDA)
+  static constexpr bool kWarp = std::is_same_v<E, Kokkos::Cuda> && L == 32;
 #else
   static constexpr bool kWarp = false;
 #endif
-  /// x of the next lane (the last lane its own), x of the previous lane (lane 0 its own): with
-  /// kWarp only, every lane of the warp calling.
+  /// x of the next lane (the last lane its own), x of the previous lane (lane 0 its own): on a
+  /// kWarp team's device code only, every lane of the warp calling.
   KOKKOS_FORCEINLINE_FUNCTION static Real lane_east(Real x) {
 #if defined(__CUDA_ARCH__)
     return __shfl_down_sync(0xffffffffu, x, 1);
@@ -641,6 +655,33 @@ struct Column {
 #else
     return x;
 #endif
+  }
+  /// The largest x over the warp's lanes, and whether p holds in any lane: kWarp device code only,
+  /// every lane of the warp calling.
+  KOKKOS_FORCEINLINE_FUNCTION static Real warp_max(Real x) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) {
+      const Real y = __shfl_xor_sync(0xffffffffu, x, d);
+      x = y > x ? y : x;
+    }
+#endif
+    return x;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static bool warp_any(bool p) {
+#if defined(__CUDA_ARCH__)
+    return __any_sync(0xffffffffu, p);
+#else
+    return p;
+#endif
+  }
+  /// team_quiet of the strip, answered by its warp alone (kWarp): the same squares, the same answer.
+  KOKKOS_INLINE_FUNCTION bool warp_quiet(const QuietMap<E>& q, const Box& b) const {
+    const int c0 = i0(), c1 = i1(b), r1 = j0 + nrows;
+    if (!q.may_skip(c0, c1, j0, r1)) return false;
+    bool active = false;
+    for (int l = lane; l < c1 - c0 + 2; l += kLanes) active |= !q.quiet_column(c0 - 1 + l, j0 - 1, r1);
+    return !warp_any(active);
   }
   /// What the western lane handed east (lane 0, which owns nothing, gets its own).
   KOKKOS_INLINE_FUNCTION Fluct from_west() const {
@@ -770,6 +811,9 @@ namespace detail {
 #ifndef SHWA_DEVICE_CFL_SHUFFLE
 #define SHWA_DEVICE_CFL_SHUFFLE 1
 #endif
+#ifndef SHWA_DEVICE_CFL_WARPS
+#define SHWA_DEVICE_CFL_WARPS 4
+#endif
 /// The device CFL pass's team body: the largest Z_i of its cells. Teams of columns (detail::Column),
 /// each edge's speed computed once, by the same line of code for every x-edge and every y-edge;
 /// each cell then sums its four edges in the host path's order, and each owned lane shows its cells
@@ -780,6 +824,31 @@ struct CflMaxZ {
   /// A team of one warp hands the east cell's values and the west edge's speed by shuffles
   /// (SHWA_DEVICE_CFL_SHUFFLE, 1 by default), other teams through scratch and barriers.
   static constexpr bool kShuffle = Col::kWarp && SHWA_DEVICE_CFL_SHUFFLE;
+  /// Its team scratch: none with shuffles; else arrays 0-2 and 5 (put_prim<true>; east_prim also
+  /// reads 3 and 4, unwritten here, as v and c, which a speed does not use) and 6 (the speed
+  /// handed east).
+  static constexpr int kArrays = kShuffle ? 0 : 7;
+  /// Strips a team (SHWA_DEVICE_CFL_WARPS with shuffles, else 1): warps that share nothing but
+  /// their block. A multiprocessor holds at most 32 blocks, which caps teams of one warp at 32
+  /// warps where the pass's registers would let more run (single precision: docs/kernels.md).
+  /// SHWA_DEVICE_CFL_WARPS is 4: on an H100 4 gave the fastest float step of 1, 2 and 4.
+  static constexpr int kWarps = kShuffle ? SHWA_DEVICE_CFL_WARPS : 1;
+  static constexpr int kTeamLanes = Col::kLanes * kWarps;
+  static_assert(kWarps >= 1, "a CFL team holds one strip or more");
+  /// The pass's launch: Col::teams(box, rows) strips, kWarps a team, with the scratch they take
+  /// (kArrays) and the launch bound kCflMinTeams strips a multiprocessor.
+  static auto policy(const Box& box, int rows) {
+    if (rows < 1) throw std::invalid_argument("the device kernels need at least one row a team");
+    using P = ColumnPolicy<E, column_min_teams(SHWA_DEVICE_CFL_MIN_TEAMS, kTeamLanes), kTeamLanes>;
+    return launch_light(P(E(), int((Col::teams(box, rows) + kWarps - 1) / kWarps), kTeamLanes))
+        .set_scratch_size(0, Kokkos::PerTeam(Col::scratch_bytes(kArrays)));
+  }
+  /// The thread's strip (league rank x kWarps + its warp) and its lane in it.
+  KOKKOS_INLINE_FUNCTION Col column(const typename Col::Member& m) const {
+    const int t = m.team_rank();
+    return kWarps == 1 ? Col(m, b, rows, kArrays, t, m.league_rank())
+                       : Col(m, b, rows, kArrays, t % Col::kLanes, m.league_rank() * kWarps + t / Col::kLanes);
+  }
   Conserved<E> w;
   Field<E> H;
   Box b;
@@ -788,11 +857,15 @@ struct CflMaxZ {
   Real g, eps, dx, dy;
   Obs obs;
 
-  /// Raises lmax to the thread's cells' Z_i; false (and nothing done) for a team that skips its
-  /// cells (every thread of the team gets the same answer).
+  /// Raises lmax to the thread's cells' Z_i; false (and nothing done) for a strip that skips its
+  /// cells or lies beyond the box (every thread of the strip gets the same answer).
   KOKKOS_INLINE_FUNCTION bool sweep(const typename Col::Member& m, Real& lmax) const {
-    const Col col(m, b, rows);
-    if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return false;
+    const Col col = column(m);
+    if constexpr (kShuffle) {
+      if (col.nrows <= 0 || col.warp_quiet(q, b)) return false;
+    } else {
+      if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return false;
+    }
     CellPrim below{0, 0, 0, 0, 0, 0};
     Real west = 0, east = 0, south = 0;  // speeds of the row below's edges
     RawCell next = col.template load<false>(w, H, col.j0 - 1);
@@ -849,10 +922,11 @@ KOKKOS_INLINE_FUNCTION void atomic_max_nonnegative(Real* dest, Real z) {
 }
 
 /// The device CFL pass into a PassResult (device memory, zeros before the pass) without a Kokkos
-/// reduction: each team that runs takes its threads' largest Z_i, raises zmax to it atomically and
-/// counts itself in teams_run. A team that skips its cells then costs its quiet check alone, where
-/// a reduction gives every team a result and folds them all in a last pass. A maximum does not
-/// depend on the order of its operands, so zmax is the reduction's, bit for bit.
+/// reduction: each strip that runs takes its threads' largest Z_i (its warp's, with shuffles; else
+/// its team's), raises zmax to it atomically and counts itself in teams_run. A strip that skips its
+/// cells then costs its quiet check alone, where a reduction gives every team a result and folds
+/// them all in a last pass. A maximum does not depend on the order of its operands, so zmax is the
+/// reduction's, bit for bit.
 template <class E, class Obs = NoObserver>
 struct CflMaxZAtomic {
   CflMaxZ<E, Obs> pass;
@@ -861,8 +935,11 @@ struct CflMaxZAtomic {
   KOKKOS_INLINE_FUNCTION void operator()(const typename Column<E>::Member& m) const {
     Real z = 0;
     if (!pass.sweep(m, z)) return;
-    m.team_reduce(Kokkos::Max<Real>(z));
-    if (m.team_rank() == 0) {
+    if constexpr (CflMaxZ<E, Obs>::kShuffle)
+      z = Column<E>::warp_max(z);
+    else
+      m.team_reduce(Kokkos::Max<Real>(z));
+    if (m.team_rank() % Column<E>::kLanes == 0) {
       Kokkos::atomic_increment(&out->teams_run);
       if (z > Real(0)) atomic_max_nonnegative(&out->zmax, z);
     }
@@ -894,7 +971,7 @@ void cfl_max_z(const Conserved<E>& w, const Field<E>& H, const Box& box, const S
   static_assert(!is_host_space<E>(), "cfl_max_z is the device CFL pass; hosts use cfl_min_dt");
   detail::check_layouts(w, H);
   Kokkos::parallel_for(
-      "shwa::cfl_max_z", detail::Column<E>::template policy<detail::kCflMinTeams>(box, rows),
+      "shwa::cfl_max_z", detail::CflMaxZ<E, Obs>::policy(box, rows),
       detail::CflMaxZAtomic<E, Obs>{
           detail::CflMaxZ<E, Obs>{w, H, box, rows, quiet, k.g, k.eps_h, Real(k.dx), Real(k.dy), obs}, out});
 }
