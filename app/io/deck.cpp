@@ -286,6 +286,15 @@ std::string type_name(const toml::value& v) {
   }
 }
 
+/// A default read as a number, as TOML: a whole number as an integer (numerics.max_steps = 100000000,
+/// numerics.tile = [0, 0]: counts, which a reader of the resolved deck takes as they are meant), any
+/// other as a float. A number read as a float accepts either (to_double), and values() gives both
+/// the same text.
+toml::value default_number(double x) {
+  if (x == std::floor(x) && std::fabs(x) < 9007199254740992.0) return toml::value(static_cast<toml::integer>(x));
+  return toml::value(x);
+}
+
 // "string \"0.9x\"", "integer 3": what a type error says it got.
 std::string describe(const toml::value& v) {
   std::string text = toml_text(v);
@@ -587,7 +596,7 @@ double Deck::get_double(const std::string& key, const Range& range) {
 
 double Deck::get_double(const std::string& key, double fallback, const Range& range) {
   if (const Entry* e = impl_->read(key)) return impl_->to_double(key, e->value, range);
-  impl_->remember_default(key, toml::value(fallback));
+  impl_->remember_default(key, default_number(fallback));
   impl_->check_range(key, fallback, range);
   return fallback;
 }
@@ -692,7 +701,7 @@ std::vector<double> Deck::get_double_list(const std::string& key, const std::vec
   toml::array a;
   for (const double x : fallback) {
     impl_->check_range(key, x, range);
-    a.emplace_back(x);
+    a.push_back(default_number(x));
   }
   impl_->remember_default(key, toml::value(std::move(a)));
   return fallback;

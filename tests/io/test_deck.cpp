@@ -228,6 +228,8 @@ TEST_CASE("deck: defaults, and the resolved configuration reads back the same", 
 
   const std::string text = d.resolved_toml();
   CHECK_THAT(text, Catch::Contains("eps_h = 0.0001  # default\n"));
+  // A whole default (a count) is written as an integer, whatever type reads it.
+  CHECK_THAT(text, Catch::Contains("times = [0.1, 3600]  # default\n"));
   CHECK_THAT(text, Catch::Contains("cfl = 0.45  # command line\n"));
   CHECK_THAT(text, Catch::Contains("[boundary.west]\n"));
   CHECK_THAT(text, Catch::Contains("dx = 10.0\n"));
