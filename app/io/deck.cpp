@@ -410,15 +410,26 @@ struct Deck::Impl {
   }
 
   [[noreturn]] void missing(const std::string& key) const {
+    // The keys set in the missing key's table: where any is in the file the message names the
+    // file, where all came from the command line (a table --set made) the command line.
+    const auto dot = key.rfind('.');
+    const std::string prefix = dot == std::string::npos ? "" : key.substr(0, dot + 1);
+    bool in_file = false, set_here = false;
+    for (auto it = entries.lower_bound(prefix); !prefix.empty() && it != entries.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+      set_here = true;
+      in_file |= it->second.source == Source::file;
+    }
     // A required key is often missing because it was misspelt: point at the likely culprit, a key
-    // set but neither read nor known (declared) as a key of its own.
+    // set but neither read nor known (declared) as a key of its own; in the same table where that
+    // table has keys (gauges.new.y is no typo of gauges.river.y).
     std::vector<std::string> unread;
     for (const auto& [k, e] : entries)
-      if (!e.used && !known.count(k)) unread.push_back(k);
+      if (!e.used && !known.count(k) && (!set_here || k.rfind(prefix, 0) == 0)) unread.push_back(k);
     const std::string typo = closest_match(key, unread);
     std::string msg = "required key is missing";
     if (!typo.empty()) msg += "; " + origin(typo) + " sets '" + typo + "', a typo?";
-    throw error(key, msg);
+    const std::string where = set_here && !in_file ? "command line" : name;
+    throw InputError((where.empty() ? "" : where + ": ") + key + ": " + msg);
   }
 
   void remember_default(const std::string& key, toml::value v) {

@@ -167,6 +167,19 @@ TEST_CASE("deck: a missing required key is named, with a likely typo", "[io][dec
   Deck g = Deck::parse("[grid]\ndx = 1.0\n", "deck.toml");
   g.declare("grid.dx");
   CHECK_THROWS_WITH(g.get_int("grid.nx"), "deck.toml: grid.nx: required key is missing");
+  // Where the missing key's table has keys, only its own unread keys may be the typo; a table
+  // made on the command line is the command line's.
+  Deck t = Deck::parse("[gauges.river]\nx = 1.0\ny = 2.0\n", "deck.toml");
+  t.set_override("gauges.new.x=5");
+  CHECK(t.get_double("gauges.new.x") == 5);
+  CHECK_THROWS_WITH(t.get_double("gauges.new.y"), "command line: gauges.new.y: required key is missing");
+  t.set_override("gauges.new.yy=5");
+  CHECK_THROWS_WITH(t.get_double("gauges.new.y"),
+                    "command line: gauges.new.y: required key is missing; command line sets 'gauges.new.yy', a typo?");
+  // A table the deck does not have: any unread key may be its typo.
+  Deck u = Deck::parse("[gird]\nnx = 10\n", "deck.toml");
+  CHECK_THROWS_WITH(u.get_int("grid.nx"),
+                    "deck.toml: grid.nx: required key is missing; deck.toml:2 sets 'gird.nx', a typo?");
 }
 
 TEST_CASE("deck: choices", "[io][deck]") {
