@@ -163,6 +163,15 @@ void expect_refused(const TempDir& dir, const std::string& deck_text, const std:
   CHECK_FALSE(fs::exists(dir / "out"));
 }
 
+// Checks an accepted deck: `shwa check` of it exits 0; its result for more checks.
+Result expect_accepted(const TempDir& dir, const std::string& deck_text) {
+  write(dir / "deck.toml", deck_text);
+  const Result r = shwa(dir, "check " + (dir / "deck.toml"));
+  INFO("stderr: " << r.err);
+  CHECK(r.code == 0);
+  return r;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
@@ -251,10 +260,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   write(dir / "bathy.asc", raster(-2.0));
 
   SECTION("a valid deck passes check and writes nothing") {
-    write(dir / "deck.toml", raster_deck(dir));
-    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
-    INFO(r.err);
-    CHECK(r.code == 0);
+    const Result r = expect_accepted(dir, raster_deck(dir));
     CHECK(r.out.find("grid: 20 x 10 cells") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "out"));
   }
@@ -293,10 +299,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                    "initial.bathymetry: grid mismatch: the deck's [grid] has 21 x 10 cells, " + (dir / "bathy.asc") + " has 20 x 10");
     expect_refused(dir, "[grid]\ndx = 5.0\n" + raster_deck(dir),
                    "initial.bathymetry: grid mismatch: the deck's [grid] has cells of 5 x 5, " + (dir / "bathy.asc") + " of 10 x 10");
-    write(dir / "deck.toml", "[grid]\nny = 10\ndx = 10.0\n" + raster_deck(dir));
-    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
-    INFO(r.err);
-    CHECK(r.code == 0);
+    expect_accepted(dir, "[grid]\nny = 10\ndx = 10.0\n" + raster_deck(dir));
   }
   SECTION("grid mismatch between two rasters") {
     write(dir / "conc.asc", raster(0.0, 20, 11));
@@ -388,10 +391,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                                            "physics.eps_h = 0.001 m) and no stage or discharge boundary lets any in",
                      command);
     }
-    write(dir / "deck.toml", raster_deck(dir, "surface = -3.0") + "[boundary.west]\ntype = \"discharge\"\nvalue = 1.0\n");
-    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
-    INFO(r.err);
-    CHECK(r.code == 0);
+    expect_accepted(dir, raster_deck(dir, "surface = -3.0") + "[boundary.west]\ntype = \"discharge\"\nvalue = 1.0\n");
   }
   SECTION("a boundary's key of another type says which type reads it") {
     expect_refused(dir, raster_deck(dir) + "[boundary.west]\nvalue = 10.0\n",
@@ -435,10 +435,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   }
 #endif
   SECTION("the default formats are those of this build") {
-    write(dir / "deck.toml", raster_deck(dir));
-    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
-    INFO(r.err);
-    CHECK(r.code == 0);
+    const Result r = expect_accepted(dir, raster_deck(dir));
     CHECK(r.out.find(SHWA_HAVE_PNG ? "formats = [\"vtk\", \"png\"]" : "formats = [\"vtk\"]") != std::string::npos);
   }
   SECTION("negative values in a discharge or concentration series are refused, as the constants are") {
@@ -460,8 +457,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                      "boundary.west.value: 1e+30 is out of range: must be [0, 100000000]", command);
     }
     // The largest plausible values are taken.
-    write(dir / "deck.toml", raster_deck(dir) + "[boundary.west]\ntype = \"discharge\"\nvalue = 1e8\n");
-    CHECK(shwa(dir, "check " + (dir / "deck.toml")).code == 0);
+    expect_accepted(dir, raster_deck(dir) + "[boundary.west]\ntype = \"discharge\"\nvalue = 1e8\n");
     write(dir / "tide.csv", "time,stage\n0,0.5\n5,-2e5\n10,0.5\n");
     expect_refused(dir, raster_deck(dir) + "[boundary.east]\ntype = \"stage\"\nseries = \"tide.csv\"\n",
                    "tide.csv:3: stage -200000 at t = 5 s is not plausible: at most 100000 m in magnitude "
@@ -489,10 +485,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                    "tide.csv: the series ends at t = 5 s, before time.end = 10 s; give values up to the run's end "
                    "(boundary.east.series, ");
     write(dir / "tide.csv", "time,stage\n0,0.5\n10,0.5\n");
-    write(dir / "deck.toml", raster_deck(dir) + side + stage);
-    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
-    INFO(r.err);
-    CHECK(r.code == 0);
+    expect_accepted(dir, raster_deck(dir) + side + stage);
   }
   SECTION("a gauge interval that would make more than 1e8 samples is refused") {
     expect_refused(dir, raster_deck(dir) + "gauge_interval = 1e-9\n",
@@ -503,10 +496,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
     write(dir / "bathy.asc", raster_with_cell(-2.0, 3, 9, "-9999"));
     expect_refused(dir, raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 99.0\n"),
                    "gauges.pier.x: the gauge at (35, 99) lies in cell (3, 9), NODATA in ");
-    write(dir / "deck.toml", raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 89.0\n"));
-    const Result r = shwa(dir, "check " + (dir / "deck.toml"));
-    INFO(r.err);
-    CHECK(r.code == 0);
+    expect_accepted(dir, raster_deck(dir, "[gauges.pier]\nx = 35.0\ny = 89.0\n"));
   }
   SECTION("a bad value in a Manning or concentration raster is refused, naming its cell") {
     write(dir / "n.asc", raster_with_cell(0.03, 7, 2, "1.5"));
@@ -565,8 +555,7 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
                    "deck.toml:9: numerics.max_steps: 0 is out of range: must be >= 1");
     expect_refused(dir, raster_deck(dir) + "[numerics]\nmax_steps = 1e400\n",
                    "deck.toml:9: numerics.max_steps: a number at or beyond the largest double (1.8e308)");
-    write(dir / "deck.toml", raster_deck(dir) + "[numerics]\nmax_steps = 10\n");
-    CHECK(shwa(dir, "check " + (dir / "deck.toml")).code == 0);
+    expect_accepted(dir, raster_deck(dir) + "[numerics]\nmax_steps = 10\n");
   }
   SECTION("a grid that needs more memory than the machine has is refused at once, before its state is built") {
     // 2^31 cells, the most a deck may give: several hundred GB for its initial state alone.
