@@ -288,8 +288,12 @@ const BoundaryTypeInfo& read_bc_type(Deck& d, const std::string& key) {
 
 /// The keys of the boundary types other than `type` at the side or segment `p`, which a deck sets
 /// by mistake where it forgets p.type (a wall by default): named as such when they are not read.
+/// Where the type comes from is said too: a --set that changes a deck's type leaves the deck's
+/// keys of the old type behind, and the error is at their line.
 void declare_other_types(Deck& d, const std::string& p, const BoundaryTypeInfo& type) {
-  const std::string is = " (" + p + ".type is " + io::quote(type.name) + ")";
+  const std::string from = d.where(p + ".type");
+  const std::string is = " (" + p + ".type is " + io::quote(type.name) +
+                         (from == "default" ? ", the default" : from.empty() ? "" : ", " + from) + ")";
   if (!type.read_values)
     for (const char* k : {".value", ".series", ".column"})
       d.declare_unused(p + k, "used only with " + p + ".type = \"stage\" or \"discharge\"" + is);
@@ -353,6 +357,12 @@ Boundaries read_boundaries(Deck& d, const Domain& g, const std::vector<std::stri
 /// The most output times a run may have.
 constexpr double kMaxOutputs = 100000;
 
+/// The error for `key` and `other`, which exclude each other, both set: at `key`, naming where
+/// `other` is set, so that a --set that clashes with the deck names both places.
+InputError not_both(const Deck& d, const std::string& key, const std::string& other) {
+  return d.error(key, "set " + key + " or " + other + " (" + d.where(other) + "), not both");
+}
+
 /// Output times: the start, then every `output_interval` or the listed `output_times`, and the end.
 std::vector<double> read_output_times(Deck& d, double t_end) {
   d.declare("time.output_interval");
@@ -360,7 +370,7 @@ std::vector<double> read_output_times(Deck& d, double t_end) {
   std::vector<double> t{0.0};
   if (d.has("time.output_times")) {
     if (d.has("time.output_interval"))
-      throw d.error("time.output_times", "set either time.output_times or time.output_interval, not both");
+      throw not_both(d, "time.output_times", "time.output_interval");
     std::vector<double> listed = d.get_double_list("time.output_times", require_in(0, t_end, Range::Ends::open_closed));
     if (listed.size() > kMaxOutputs)
       throw d.error("time.output_times", std::to_string(listed.size()) + " output times; at most " +
@@ -705,7 +715,7 @@ InitialField apply_pollutants(Deck& d, const RunConfig& cfg, InitialField field,
     d.declare(keys.background);
     d.declare(keys.file);
     if (d.has(keys.file)) {
-      if (d.has(keys.background)) throw d.error(keys.background, "set " + keys.background + " or " + keys.file + ", not both");
+      if (d.has(keys.background)) throw not_both(d, keys.background, keys.file);
       io::Raster r = load_matching_raster(d, keys.file, cfg.grid, grid_source);
       for (std::size_t k = 0; k < r.v.size(); ++k) {
         if (r.v[k] < 0) throw d.error(keys.file, "negative concentration " + fmt(r.v[k]) + in_cell(k, cfg.grid.nx));
@@ -1068,7 +1078,7 @@ RunConfig load_config(Deck& d, const std::string& deck_path, const LoadOptions& 
   std::optional<io::Raster> bathy;
   if (d.has("initial.problem")) {
     if (d.has("initial.bathymetry"))
-      throw d.error("initial.bathymetry", "set initial.problem or initial.bathymetry, not both");
+      throw not_both(d, "initial.bathymetry", "initial.problem");
     cfg.problem = d.get_choice("initial.problem", problem_names());
     cfg.grid = read_grid(d);
   } else if (d.has("initial.bathymetry")) {

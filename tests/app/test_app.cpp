@@ -396,10 +396,25 @@ TEST_CASE("app: bad input is refused with one line naming file, line and key", "
   SECTION("a boundary's key of another type says which type reads it") {
     expect_refused(dir, raster_deck(dir) + "[boundary.west]\nvalue = 10.0\n",
                    "boundary.west.value: used only with boundary.west.type = \"stage\" or \"discharge\" "
-                   "(boundary.west.type is \"wall\")");
+                   "(boundary.west.type is \"wall\", the default)");
     expect_refused(dir, raster_deck(dir) + "[boundary.west]\ntype = \"stage\"\nvalue = 1.0\nconcentration = 1.0\n",
-                   "boundary.west.concentration: used only with boundary.west.type = \"discharge\" "
-                   "(boundary.west.type is \"stage\")");
+                   "deck.toml:11: boundary.west.concentration: used only with boundary.west.type = \"discharge\" "
+                   "(boundary.west.type is \"stage\", " + (dir / "deck.toml") + ":9)");
+    // A --set that changes the type leaves the deck's keys behind: the error names both places.
+    expect_refused(dir, raster_deck(dir) + "[boundary.west]\ntype = \"stage\"\nvalue = 1.0\n",
+                   "deck.toml:10: boundary.west.value: used only with boundary.west.type = \"stage\" or "
+                   "\"discharge\" (boundary.west.type is \"wall\", command line)",
+                   "check --set boundary.west.type=wall");
+  }
+  SECTION("keys that exclude each other are named with where each is set") {
+    expect_refused(dir, raster_deck(dir),
+                   "deck.toml:2: initial.bathymetry: set initial.bathymetry or initial.problem (command line), "
+                   "not both",
+                   "check --set initial.problem=dam_break");
+    expect_refused(dir, raster_deck(dir),
+                   "command line: time.output_times: set time.output_times or time.output_interval "
+                   "(command line), not both",
+                   "check --set time.output_interval=5 --set time.output_times=[1,2]");
   }
   SECTION("12O is not 12") {
     expect_refused(dir, raster_deck(dir) + "[numerics]\ncfl = 12O\n", "deck.toml:9: invalid TOML");

@@ -234,5 +234,5 @@ TEST_CASE("tables: a boundary type with values is a segment, one without a side'
   // A type without values takes none: its keys are refused, naming the types that read them.
   CHECK_THAT(config_error("[boundary.east]\ntype = \"open\"\nvalue = 1\n"),
              Catch::Contains("boundary.east.value: used only with boundary.east.type = \"stage\" or \"discharge\" "
-                             "(boundary.east.type is \"open\")"));
+                             "(boundary.east.type is \"open\", "));
 }
