@@ -501,6 +501,16 @@ struct RawCell {
   Real h, qx, qy, hc, H;
 };
 
+/// Whether the decoupled update keeps what it carries from a row to the next for the cell below
+/// (W^n qx, qy, h c and the x-edge sums) and the step (dt, fx, fy) in team scratch rather than in
+/// registers: by default in double precision, where the capped update otherwise spills to local
+/// memory, and not in single precision, which does not spill and ran slower with it
+/// (docs/kernels.md, "The update's carry"). SHWA_DEVICE_UPDATE_CARRY 1 or 0 sets it for both.
+#ifndef SHWA_DEVICE_UPDATE_CARRY
+#define SHWA_DEVICE_UPDATE_CARRY (sizeof(Real) == 8)
+#endif
+inline constexpr bool kCarryInScratch = SHWA_DEVICE_UPDATE_CARRY;
+
 /// NT: the tracers of the update (the CFL pass reads none: 1); L: the lanes of a team (kLanes, or
 /// kCappedLanes for the capped update). Team scratch, L values an array: the 6 primitives, the 4
 /// values handed east (or the CFL pass's speed), then the other tracers' concentrations and the D+
@@ -510,7 +520,13 @@ struct Column {
   using Member = typename ColumnPolicy<E, kColumnMinTeams, L>::member_type;
   static constexpr int kLanes = L;  // this team's lanes (detail::kLanes is only the default)
   static constexpr int kOwned = L - 2;
-  static constexpr int kArrays = 10 + 2 * (NT - 1);
+  /// The update's carry for the cell below (kCarryInScratch): its W^n qx, qy, h c, its x-edge
+  /// sums, then the step's dt, fx, fy, arrays kCarryAt on, each lane its own slots (no barrier).
+  static constexpr int kCarry = kCarryInScratch ? 10 : 0;
+  static constexpr int kCarryAt = 10 + 2 * (NT - 1);
+  static constexpr int kArrays = kCarryAt + kCarry;
+  KOKKOS_FORCEINLINE_FUNCTION void put_carry(int k, Real x) const { s((kCarryAt + k) * kLanes + lane) = x; }
+  KOKKOS_FORCEINLINE_FUNCTION Real carry(int k) const { return s((kCarryAt + k) * kLanes + lane); }
   /// Team scratch of `arrays` arrays (kArrays: the update's; the CFL pass takes fewer).
   static size_t scratch_bytes(int arrays = kArrays) { return ScratchArray<E>::shmem_size(arrays * kLanes); }
   static long teams(const Box& box, int rows) {
@@ -1097,8 +1113,10 @@ struct DecoupledUpdateBody {
     const Real g = a.g, sg = a.sg, eps = a.eps;
     const QuietMap<E>& q = a.q;
     const StepFactors f = step.at(m);
-    const Real dt = f.dt, fx = f.fx, fy = f.fy;
     const Col col(m, b, rows);
+    // Both step sources hand the update its step the same way, so that their kernels are the same
+    // code, which nvcc fuses alike (README, "bit for bit").
+    if constexpr (Col::kCarry > 0) col.put_carry(7, f.dt), col.put_carry(8, f.fx), col.put_carry(9, f.fy);
     if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
     const int i = col.i;
     // Only teams next to a side test their cells for ghost writes, so that the other teams' walks
@@ -1134,11 +1152,20 @@ struct DecoupledUpdateBody {
         More<NT> dmm, dpm;
         device_roe<1>(below, c, g, sg, eps, dm, dp, em);
         more_fluct<NT>(em, c_below, cm, dmm, dpm);
-        if (r >= 1 && col.owned &&
-            update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
-                            mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), fx, fy, dt,
-                            a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped, ghosts, a.ghosts))
-          act = true;
+        if constexpr (Col::kCarry > 0) {
+          if (r >= 1 && col.owned &&
+              update_cell<NT>(below.h, col.carry(0), col.carry(1), col.carry(2), hcm_below, a.out, j - 1, i,
+                              Fluct{col.carry(3), col.carry(4), col.carry(5), col.carry(6)}, mxm_below,
+                              add(my_below, dm), add(mym_below, dmm), col.carry(8), col.carry(9), col.carry(7),
+                              a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped, ghosts, a.ghosts))
+            act = true;
+        } else {
+          if (r >= 1 && col.owned &&
+              update_cell<NT>(below.h, qx_below, qy_below, hc_below, hcm_below, a.out, j - 1, i,
+                              mx_below, mxm_below, add(my_below, dm), add(mym_below, dmm), f.fx, f.fy, f.dt,
+                              a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped, ghosts, a.ghosts))
+            act = true;
+        }
         my = dp, mym = dpm;
       }
       if (r >= 0 && r < col.nrows) {
@@ -1153,9 +1180,15 @@ struct DecoupledUpdateBody {
         m.team_barrier();
         mx = add(col.from_west(), dm), mxm = add(col.from_west_more(), dmm);
       }
-      below = c, qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc;
+      if constexpr (Col::kCarry > 0) {
+        col.put_carry(0, raw.qx), col.put_carry(1, raw.qy), col.put_carry(2, raw.hc);
+        col.put_carry(3, mx.h), col.put_carry(4, mx.qn), col.put_carry(5, mx.qt), col.put_carry(6, mx.hc);
+      } else {
+        qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc, mx_below = mx;
+      }
+      below = c;
       c_below = cm, hcm_below = raw_more;
-      mx_below = mx, my_below = my, mxm_below = mxm, mym_below = mym;
+      my_below = my, mxm_below = mxm, mym_below = mym;
     }
     if (q.on) col.mark_active(m, q, b, act);
   }
