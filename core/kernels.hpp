@@ -438,10 +438,10 @@ static_assert(kCappedLanes >= 3, "a column team needs two neighbour lanes and an
 #endif
 /// The launch bound of the decoupled update of one tracer in blocks with many teams
 /// (capped_update_teams): SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS teams of 32 lanes. In double 16 caps
-/// the update at 128 registers: it spills a little, and 16 warps a multiprocessor against 12
-/// (uncapped, 152 registers) hide more of its latency where a grid has many waves of teams; with
-/// few waves the spills cost more than the warps gain (perf/results). In single precision the
-/// update takes 91 registers and the bound caps nothing.
+/// the update at 128 registers (with its carry in team scratch, kCarryInScratch, it spills little
+/// or nothing), and 16 warps a multiprocessor against 12 (uncapped) hide more of its latency where
+/// a grid has many waves of teams; with few waves the cap cost more than the warps gain
+/// (docs/kernels.md). In single precision the update takes 91 registers and the bound caps nothing.
 #ifndef SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS
 #define SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS 16
 #endif
