@@ -521,8 +521,11 @@ struct Column {
   static constexpr int kLanes = L;  // this team's lanes (detail::kLanes is only the default)
   static constexpr int kOwned = L - 2;
   /// The update's carry for the cell below (kCarryInScratch): its W^n qx, qy, h c, its x-edge
-  /// sums, then the step's dt, fx, fy, arrays kCarryAt on, each lane its own slots (no barrier).
-  static constexpr int kCarry = kCarryInScratch ? 10 : 0;
+  /// sums (h, qn, qt, h c), then the step's dt, fx, fy, arrays kCarryAt on, each lane its own slots
+  /// (no barrier).
+  enum CarrySlot { kBelowQx, kBelowQy, kBelowHc, kBelowMx, kStepDt = kBelowMx + 4, kStepFx, kStepFy,
+                   kCarrySlots };
+  static constexpr int kCarry = kCarryInScratch ? kCarrySlots : 0;
   static constexpr int kCarryAt = 10 + 2 * (NT - 1);
   static constexpr int kArrays = kCarryAt + kCarry;
   KOKKOS_FORCEINLINE_FUNCTION void put_carry(int k, Real x) const { s((kCarryAt + k) * kLanes + lane) = x; }
@@ -1116,7 +1119,8 @@ struct DecoupledUpdateBody {
     const Col col(m, b, rows);
     // Both step sources hand the update its step the same way, so that their kernels are the same
     // code, which nvcc fuses alike (README, "bit for bit").
-    if constexpr (Col::kCarry > 0) col.put_carry(7, f.dt), col.put_carry(8, f.fx), col.put_carry(9, f.fy);
+    if constexpr (Col::kCarry > 0)
+      col.put_carry(Col::kStepDt, f.dt), col.put_carry(Col::kStepFx, f.fx), col.put_carry(Col::kStepFy, f.fy);
     if (team_quiet(m, q, col.i0(), col.i1(b), col.j0, col.j0 + col.nrows)) return;
     const int i = col.i;
     // Only teams next to a side test their cells for ghost writes, so that the other teams' walks
@@ -1154,9 +1158,12 @@ struct DecoupledUpdateBody {
         more_fluct<NT>(em, c_below, cm, dmm, dpm);
         if constexpr (Col::kCarry > 0) {
           if (r >= 1 && col.owned &&
-              update_cell<NT>(below.h, col.carry(0), col.carry(1), col.carry(2), hcm_below, a.out, j - 1, i,
-                              Fluct{col.carry(3), col.carry(4), col.carry(5), col.carry(6)}, mxm_below,
-                              add(my_below, dm), add(mym_below, dmm), col.carry(8), col.carry(9), col.carry(7),
+              update_cell<NT>(below.h, col.carry(Col::kBelowQx), col.carry(Col::kBelowQy),
+                              col.carry(Col::kBelowHc), hcm_below, a.out, j - 1, i,
+                              Fluct{col.carry(Col::kBelowMx), col.carry(Col::kBelowMx + 1),
+                                    col.carry(Col::kBelowMx + 2), col.carry(Col::kBelowMx + 3)},
+                              mxm_below, add(my_below, dm), add(mym_below, dmm), col.carry(Col::kStepFx),
+                              col.carry(Col::kStepFy), col.carry(Col::kStepDt),
                               a.has_n ? a.gn2_field(j - 1, i) : a.gn2c, eps, a.clipped, ghosts, a.ghosts))
             act = true;
         } else {
@@ -1181,8 +1188,10 @@ struct DecoupledUpdateBody {
         mx = add(col.from_west(), dm), mxm = add(col.from_west_more(), dmm);
       }
       if constexpr (Col::kCarry > 0) {
-        col.put_carry(0, raw.qx), col.put_carry(1, raw.qy), col.put_carry(2, raw.hc);
-        col.put_carry(3, mx.h), col.put_carry(4, mx.qn), col.put_carry(5, mx.qt), col.put_carry(6, mx.hc);
+        col.put_carry(Col::kBelowQx, raw.qx), col.put_carry(Col::kBelowQy, raw.qy);
+        col.put_carry(Col::kBelowHc, raw.hc);
+        col.put_carry(Col::kBelowMx, mx.h), col.put_carry(Col::kBelowMx + 1, mx.qn);
+        col.put_carry(Col::kBelowMx + 2, mx.qt), col.put_carry(Col::kBelowMx + 3, mx.hc);
       } else {
         qx_below = raw.qx, qy_below = raw.qy, hc_below = raw.hc, mx_below = mx;
       }
