@@ -900,15 +900,15 @@ TEST_CASE("Roe edge solver: consistency, conservation, wall, symmetry", "[roe]")
   const Real g = 9.81, sg = std::sqrt(g), eps = 1e-6;
   Fluct dm, dp;
   SECTION("equal states at rest give no fluctuation") {
-    const Prim s{1.3, 0.2, 0.0, 0.0, 0.4, std::sqrt(1.3)};
+    const Prim s{1.3, 0.2, 0.0, 0.0, 0.4, std::sqrt(Real(1.3))};
     roe_fluctuations(s, s, g, sg, eps, dm, dp);
     CHECK(dm.h == 0);
     CHECK(dm.qn == 0);
     CHECK(dp.hc == 0);
   }
   SECTION("D- + D+ equals the flux jump minus the bathymetry source") {
-    const Prim L{1.2, 0.5, 0.3, -0.1, 0.7, std::sqrt(1.2)};
-    const Prim R{0.8, 0.9, -0.2, 0.4, 0.1, std::sqrt(0.8)};
+    const Prim L{1.2, 0.5, 0.3, -0.1, 0.7, std::sqrt(Real(1.2))};
+    const Prim R{0.8, 0.9, -0.2, 0.4, 0.1, std::sqrt(Real(0.8))};
     roe_fluctuations(L, R, g, sg, eps, dm, dp);
     const double hm = 0.5 * (L.h + R.h);
     const double Bh = R.h * R.un - L.h * L.un;
@@ -922,8 +922,8 @@ TEST_CASE("Roe edge solver: consistency, conservation, wall, symmetry", "[roe]")
     CHECK(dm.hc + dp.hc == Approx(Bc).epsilon(rtol(1e-13)));
   }
   SECTION("mirrored problem gives mirrored fluctuations") {
-    const Prim L{1.2, 0.5, 0.3, -0.1, 0.7, std::sqrt(1.2)};
-    const Prim R{0.8, 0.9, -0.2, 0.4, 0.1, std::sqrt(0.8)};
+    const Prim L{1.2, 0.5, 0.3, -0.1, 0.7, std::sqrt(Real(1.2))};
+    const Prim R{0.8, 0.9, -0.2, 0.4, 0.1, std::sqrt(Real(0.8))};
     Fluct mm, mp;
     roe_fluctuations(L, R, g, sg, eps, dm, dp);
     const Prim Rm{R.h, R.H, -R.un, R.ut, R.c, R.sh}, Lm{L.h, L.H, -L.un, L.ut, L.c, L.sh};
@@ -938,7 +938,7 @@ TEST_CASE("Roe edge solver: consistency, conservation, wall, symmetry", "[roe]")
     CHECK(mp.qt == Approx(dm.qt).epsilon(rtol(1e-13)));
   }
   SECTION("a wet cell below a dry step sees a wall") {
-    const Prim L{0.5, 1.0, 0.8, 0.0, 0.0, std::sqrt(0.5)};  // free surface at -0.5
+    const Prim L{0.5, 1.0, 0.8, 0.0, 0.0, std::sqrt(Real(0.5))};  // free surface at -0.5
     const Prim R{0.0, 0.2, 0.0, 0.0, 0.0, 0.0};             // bottom at -0.2: above it
     roe_fluctuations(L, R, g, sg, eps, dm, dp);
     // Mass flux through the wall is zero: F* = qn_L + D-_h = 0, and the dry cell gets nothing.
