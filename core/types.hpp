@@ -33,7 +33,24 @@ KOKKOS_FORCEINLINE_FUNCTION size_t cell_at(const V& f, int j, int i) {
   if (j < 0 || i < 0 || size_t(j) >= f.extent(0) || size_t(i) >= f.extent(1))
     Kokkos::abort("cell_at: (j, i) outside the field");
 #endif
+#if defined(__CUDA_ARCH__)
+  // On CUDA devices the position is computed in 32 bits (one IMAD instead of a 64-bit multiply and
+  // add; check_layouts refuses device fields of more positions, fits_cell_at) and widened behind an
+  // empty asm, which nvcc cannot see through: each field's address stays its base plus this one
+  // 64-bit offset, where a visibly 32-bit offset lets it keep a 32-bit index and widen it again for
+  // every field, in more registers (docs/kernels.md, "Positions in 32 bits").
+  unsigned long long o = unsigned(j) * unsigned(f.stride_0()) + unsigned(i);
+  asm("" : "+l"(o));
+  return size_t(o);
+#else
   return size_t(j) * size_t(f.stride_0()) + size_t(i);
+#endif
+}
+/// Whether every position of a field laid out as `f` fits in 32 bits, as cell_at computes them on
+/// CUDA devices.
+template <class V>
+bool fits_cell_at(const V& f) {
+  return uint64_t(f.extent(0)) * uint64_t(f.stride_0()) <= (uint64_t(1) << 32);
 }
 /// Whether `f` has the extents and row stride of `like`, so that cell_at(like, j, i) addresses it.
 template <class A, class B>
