@@ -976,7 +976,7 @@ void check_layouts(const Conserved<E>& w, const Field<E>& H, const Conserved<E>*
   for (int k = 0; k < w.size(); ++k) same = same && same_layout(w.h, w[k]);
   for (int k = 0; out && k < out->size(); ++k) same = same && same_layout(w.h, (*out)[k]);
   if (!same) throw std::invalid_argument("the kernels' fields must share one layout (cell_at)");
-  if (!is_host_space<E>() && !fits_cell_at(w.h))
+  if (kCellAt32 && !is_host_space<E>() && !fits_cell_at(w.h))
     throw std::invalid_argument("a block of " + std::to_string(w.h.extent(0)) + " x " +
                                 std::to_string(w.h.extent(1)) +
                                 " cells (ghost layers included) has more than 2^32 positions a field, "

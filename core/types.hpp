@@ -21,6 +21,15 @@ namespace shwa {
 template <class ExecSpace>
 using Field = Kokkos::View<Real**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 
+/// Whether the device computes cell positions in 32 bits (cell_at): by default in single precision,
+/// where the update and the CFL pass issue fewer instructions and ran faster, and not in double,
+/// whose update took more registers and ran slower at 4096^2 (docs/kernels.md, "Positions in 32
+/// bits"). SHWA_DEVICE_CELL_AT_32 1 or 0 sets it for both. Only CUDA devices use it.
+#ifndef SHWA_DEVICE_CELL_AT_32
+#define SHWA_DEVICE_CELL_AT_32 (sizeof(Real) == 4)
+#endif
+inline constexpr bool kCellAt32 = SHWA_DEVICE_CELL_AT_32;
+
 /// The position of cell (j, i) in the data of a field laid out as `f` (2-D, LayoutRight): f(j, i)
 /// is f.data()[cell_at(f, j, i)]. Fields of one shape share it (same_layout), so a kernel that
 /// reads and writes several computes it once for all of them, where f(j, i) computes the row
@@ -34,20 +43,19 @@ KOKKOS_FORCEINLINE_FUNCTION size_t cell_at(const V& f, int j, int i) {
     Kokkos::abort("cell_at: (j, i) outside the field");
 #endif
 #if defined(__CUDA_ARCH__)
-  // On CUDA devices the position is computed in 32 bits (one IMAD instead of a 64-bit multiply and
-  // add; check_layouts refuses device fields of more positions, fits_cell_at) and widened behind an
-  // empty asm, which nvcc cannot see through: each field's address stays its base plus this one
-  // 64-bit offset, where a visibly 32-bit offset lets it keep a 32-bit index and widen it again for
-  // every field, in more registers (docs/kernels.md, "Positions in 32 bits").
-  unsigned long long o = unsigned(j) * unsigned(f.stride_0()) + unsigned(i);
-  asm("" : "+l"(o));
-  return size_t(o);
-#else
-  return size_t(j) * size_t(f.stride_0()) + size_t(i);
+  if constexpr (kCellAt32) {
+    // One 32-bit IMAD (check_layouts refuses device fields of more positions, fits_cell_at),
+    // widened behind an empty asm that nvcc cannot see through: each field's address stays its
+    // base plus this one 64-bit offset, where a visibly 32-bit offset lets nvcc widen it again for
+    // every field, in more registers.
+    unsigned long long o = unsigned(j) * unsigned(f.stride_0()) + unsigned(i);
+    asm("" : "+l"(o));
+    return size_t(o);
+  } else
 #endif
+  return size_t(j) * size_t(f.stride_0()) + size_t(i);
 }
-/// Whether every position of a field laid out as `f` fits in 32 bits, as cell_at computes them on
-/// CUDA devices.
+/// Whether every position of a field laid out as `f` fits in 32 bits (kCellAt32).
 template <class V>
 bool fits_cell_at(const V& f) {
   return uint64_t(f.extent(0)) * uint64_t(f.stride_0()) <= (uint64_t(1) << 32);

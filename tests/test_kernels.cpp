@@ -239,7 +239,8 @@ TEST_CASE("one position addresses every field of a block's shape; other shapes a
   mixed.hc[1] = Field<DefaultExec>("hc2", wider.ny_padded(), wider.nx_padded());
   CHECK_THROWS_AS(detail::check_layouts(w, H, &mixed), std::invalid_argument);
   CHECK_THROWS_AS(detail::check_layouts(mixed, H), std::invalid_argument);
-  // CUDA devices compute positions in 32 bits: a field of more than 2^32 positions is refused.
+  // Where devices compute positions in 32 bits (kCellAt32), a field of more than 2^32 positions
+  // is refused.
   // Unmanaged Views give the shapes without the memory.
   using Shape = Kokkos::View<Real**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   CHECK(fits_cell_at(Shape(nullptr, 65536, 65536)));
