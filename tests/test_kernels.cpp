@@ -240,8 +240,7 @@ TEST_CASE("one position addresses every field of a block's shape; other shapes a
   CHECK_THROWS_AS(detail::check_layouts(w, H, &mixed), std::invalid_argument);
   CHECK_THROWS_AS(detail::check_layouts(mixed, H), std::invalid_argument);
   // Where devices compute positions in 32 bits (kCellAt32), a field of more than 2^32 positions
-  // is refused.
-  // Unmanaged Views give the shapes without the memory.
+  // is refused; unmanaged Views give the shapes without the memory.
   using Shape = Kokkos::View<Real**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   CHECK(fits_cell_at(Shape(nullptr, 65536, 65536)));
   CHECK_FALSE(fits_cell_at(Shape(nullptr, 65537, 65536)));
