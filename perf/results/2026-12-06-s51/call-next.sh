@@ -10,13 +10,16 @@
 #                       test_core of the patched tree in both precisions, Nsight Compute of the
 #                       update and the CFL pass at 16384^2 (which kernel gained), then shwa_bench of
 #                       both trees in both precisions, two rounds. ~9 min.
-#   call-next.sh fuse   fuse-z.patch (SHWA_EXPERIMENT_FUSE_Z=1, float only): the decoupled update
-#                       also sums Z_i of W^{n+1} for the cells its strips complete, and a border
-#                       pass the rest. test_core's "[fused]" (the fused maximum against the next
-#                       CFL pass's, bit for bit), then ncu of the update, the CFL pass and the
-#                       border pass at 16384^2 in both trees (the patched tree still runs the CFL
-#                       pass: the step the fusion would give is update + border, against update +
-#                       CFL pass). ~5 min.
+#   call-next.sh fuse   fuse-z.patch (SHWA_EXPERIMENT_FUSE_Z=1, float only): issue 16's item 1.
+#                       The decoupled update also sums Z_i of W^{n+1} for the cells its strips
+#                       complete; where a step takes its dt from the host (blocks above 4096^2, one
+#                       block, k = 1, one tracer, no watcher) the next step takes it from those
+#                       sums and a border pass over the rest, after the boundary fill, instead of
+#                       the CFL pass. test_core's "[fused]" (dt and fields bit for bit against the
+#                       CFL pass, the fused path taken), ncu of the update, the CFL pass and the
+#                       border pass at 16384^2, then shwa_bench of both trees: at 16384^2 the
+#                       patched tree's step is the fused one; below, its update does the fused
+#                       work for nothing. ~5 min.
 set -uo pipefail
 part=${1:?usage: call-next.sh micro|fuse}
 here=$(cd "$(dirname "$0")" && pwd)
