@@ -546,7 +546,11 @@ struct Column {
 
   ScratchArray<E> s;
   int lane, i, j0, nrows;  // the strip's cells: columns [i0(), i1(b)), rows [j0, j0 + nrows)
-  bool owned, loads;  // owns its cell (updates it, counts it); its column exists in memory
+  /// The column the lane reads: its own, or for a lane beyond the box's ghost column that column
+  /// (valid memory; what such a lane computes reaches no lane that owns a cell), so that no load
+  /// is guarded.
+  int ic;
+  bool owned;  // owns its cell (updates it, counts it)
   /// The team's strip: the team is one strip, its rank the lane, its league rank the strip.
   KOKKOS_INLINE_FUNCTION Column(const Member& m, const Box& b, int rows)
       : s(m.team_scratch(0), kArrays * kLanes), lane(m.team_rank()) {
@@ -567,7 +571,7 @@ struct Column {
     nrows = b.j1 - j0 < rows ? b.j1 - j0 : rows;
     i = i0 - 1 + lane;
     owned = lane > 0 && lane <= kOwned && i < b.i1;
-    loads = i <= b.i1;
+    ic = i <= b.i1 ? i : b.i1;
   }
   KOKKOS_INLINE_FUNCTION int i0() const { return i + 1 - lane; }
   KOKKOS_INLINE_FUNCTION int i1(const Box& b) const { return b.i1 - i0() < kOwned ? b.i1 : i0() + kOwned; }
@@ -587,13 +591,12 @@ struct Column {
     for (int c = i + 1; c < end && c % K != 0; ++c) active |= s(6 * kLanes + c - i0() + 1) > Real(0);
     if (active) q.mark(i, i + 1, j0, j0 + nrows);
   }
-  /// W^n of this lane's cell in row j (zeros where its column lies beyond the box's ghosts), from
-  /// one position for every field (cell_at; check_layouts).
+  /// W^n of this lane's cell in row j (of column ic), from one position for every field (cell_at;
+  /// check_layouts).
   /// WithC = false leaves hc out (the CFL pass).
   template <bool WithC = true>
   KOKKOS_FORCEINLINE_FUNCTION RawCell load(const Conserved<E>& w, const Field<E>& H, int j) const {
-    if (!loads) return RawCell{0, 0, 0, 0, 0};
-    const size_t o = cell_at(w.h, j, i);
+    const size_t o = cell_at(w.h, j, ic);
     return RawCell{w.h.data()[o], w.qx.data()[o], w.qy.data()[o], WithC ? w.hc[0].data()[o] : Real(0),
                    H.data()[o]};
   }
@@ -613,14 +616,12 @@ struct Column {
     s(6 * kLanes + lane) = f.h, s(7 * kLanes + lane) = f.qn, s(8 * kLanes + lane) = f.qt;
     s(9 * kLanes + lane) = f.hc;
   }
-  /// W^n's h c of the other tracers of this lane's cell in row j (zeros beyond the ghosts).
+  /// W^n's h c of the other tracers of this lane's cell in row j (of column ic).
   KOKKOS_FORCEINLINE_FUNCTION More<NT> load_more(const Conserved<E>& w, int j) const {
     More<NT> hc;
-    if (loads) {
-      const size_t o = cell_at(w.h, j, i);
+    const size_t o = cell_at(w.h, j, ic);
 #pragma unroll
-      for (int t = 1; t < NT; ++t) hc[t] = w.hc[t].data()[o];
-    }
+    for (int t = 1; t < NT; ++t) hc[t] = w.hc[t].data()[o];
     return hc;
   }
   /// The other tracers' concentrations of this lane's cell, and the east lane's.
@@ -892,7 +893,8 @@ struct CflMaxZ {
 #pragma unroll 1
     for (int r = -1; r <= col.nrows; ++r) {
       const RawCell raw = next;
-      if (r < col.nrows) next = col.template load<false>(w, H, col.j0 + r + 1);
+      // The next row's, unguarded: the last row's turn reads its own row again (unused).
+      next = col.template load<false>(w, H, r < col.nrows ? col.j0 + r + 1 : col.j0 + r);
       if constexpr (Obs::kActive) {
         const typename Obs::Ahead now = ahead;
         if (r + 1 < col.nrows && col.owned) ahead = obs.ahead(col.j0 + r + 1, col.i);

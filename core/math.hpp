@@ -328,26 +328,42 @@ KOKKOS_FORCEINLINE_FUNCTION T divide(T num, T den) {
     if (num == T(0)) return num;
   return quotient(num, den);
 }
-/// sqrt(x) for a finite x >= 0. With kFastRoots, for a normal x, from the device's approximation of
-/// the reciprocal square root (rsqrt_seed) and sqrt_step in double, in single precision x r and the
-/// residual's correction; zeros and subnormals (a film's depth, a still cell's |q|^2) as below.
+#if defined(__CUDA_ARCH__)
+/// sqrt(x) for a normal x > 0 on CUDA devices (kFastRoots): from the device's approximation of the
+/// reciprocal square root (rsqrt_seed) and sqrt_step in double, in single precision x r and the
+/// residual's correction.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T fast_sqrt_normal(T x) {
+  if constexpr (sizeof(T) == 8) {
+    return T(sqrt_step(double(x), rsqrt_seed(double(x))));
+  } else {
+    const float r = rsqrt_seed(float(x)), s = __fmul_rn(float(x), r);
+    return T(__fmaf_rn(__fmaf_rn(-s, s, float(x)), __fmul_rn(0.5f, r), s));
+  }
+}
+#endif
+/// sqrt(x) for a finite x >= 0. With kFastRoots, for a normal x, fast_sqrt_normal; zeros and
+/// subnormals (a film's depth, a still cell's |q|^2) as below.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T sqrt_nonneg(T x) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (kFastRoots) {
-    if (x >= T(sizeof(T) == 8 ? DBL_MIN : FLT_MIN)) {
-      if constexpr (sizeof(T) == 8) {
-        return T(sqrt_step(double(x), rsqrt_seed(double(x))));
-      } else {
-        const float r = rsqrt_seed(float(x)), s = __fmul_rn(float(x), r);
-        return T(__fmaf_rn(__fmaf_rn(-s, s, float(x)), __fmul_rn(0.5f, r), s));
-      }
-    }
-  }
+  if constexpr (kFastRoots)
+    if (x >= T(sizeof(T) == 8 ? DBL_MIN : FLT_MIN)) return fast_sqrt_normal(x);
 #endif
   if constexpr (kBranchOnZero<T>)
     if (x == T(0)) return x;
   return sqrt(x);
+}
+/// sqrt(x) where the caller uses the result only for a normal x > 0 (an edge's wave speed: g (h_L +
+/// h_R) / 2 with a wet side, at least 1e-18, as for rsqrt): with kFastRoots fast_sqrt_normal
+/// without sqrt_nonneg's test of the operand and its branch, the same bits for such an x and an
+/// unspecified value (inf or NaN) for others; elsewhere sqrt_nonneg.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T sqrt_normal(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (kFastRoots) return fast_sqrt_normal(x); else
+#endif
+  return sqrt_nonneg(x);
 }
 
 }  // namespace shwa

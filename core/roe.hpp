@@ -384,7 +384,8 @@ KOKKOS_FORCEINLINE_FUNCTION Real edge_speed(Prim L, Prim R, Real g, Real eps_h) 
   bool dry = false, wall_right = false, wall_left = false;
   if constexpr (MaybeDry) resolve_wet_dry(L, R, eps_h, dry, wall_right, wall_left);
   const Real un = shwa::divide(L.sh * L.un + R.sh * R.un, safe_den(!dry, L.sh + R.sh));
-  return select(dry, Real(0), shwa::abs(un) + shwa::sqrt_nonneg(g * Real(0.5) * (L.h + R.h)));
+  // A wet side makes the root's operand normal (sqrt_normal); between two dry cells it is selected away.
+  return select(dry, Real(0), shwa::abs(un) + shwa::sqrt_normal(g * Real(0.5) * (L.h + R.h)));
 }
 
 }  // namespace shwa

@@ -94,13 +94,13 @@ TEST_CASE("the kernels' reciprocals and roots are within a few ulp, on the defau
   // (its approximation and one step), the reciprocal square root within CUDA's 2 ulp, 1 / h = r r and
   // sqrt(h) = h r with the roundings of their products, a quotient one more than its reciprocal,
   // the cube root (the friction's) with its Newton steps' and products' roundings, a square root
-  // x h^(-1/2) with its product's.
+  // x h^(-1/2) with its product's; sqrt_normal is sqrt_nonneg's bits for these normal operands.
   const double bound[7] = {2, 2, 5, 3, 3, 4, 3};
   std::vector<Real> xs;
   for (int k = 0; k <= 4000; ++k) xs.push_back(Real(std::pow(10.0, -8.0 + 13.0 * k / 4000.0)));
   for (int e = -26; e <= 16; ++e) xs.push_back(Real(std::ldexp(1.0, e)));
   const int n = int(xs.size());
-  Kokkos::View<Real*> x("x", n), out("out", 7 * n);
+  Kokkos::View<Real*> x("x", n), out("out", 7 * n), normal("normal", n);
   auto hx = Kokkos::create_mirror_view(x);
   for (int k = 0; k < n; ++k) hx(k) = xs[k];
   Kokkos::deep_copy(x, hx);
@@ -115,8 +115,13 @@ TEST_CASE("the kernels' reciprocals and roots are within a few ulp, on the defau
         out(7 * k + 4) = divide(v, v + Real(1));
         out(7 * k + 5) = cube_root(v);
         out(7 * k + 6) = sqrt_nonneg(v);
+        normal(k) = sqrt_normal(v);
       });
   auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  auto hn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), normal);
+  int same_roots = 0;
+  for (int k = 0; k < n; ++k) same_roots += std::memcmp(&hn(k), &ho(7 * k + 6), sizeof(Real)) == 0;
+  CHECK(same_roots == n);
   double worst[7] = {};
   for (int k = 0; k < n; ++k) {
     const long double v = hx(k);
