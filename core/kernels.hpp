@@ -455,9 +455,9 @@ inline constexpr int kUpdateCappedMinTeams =
 /// The launch bound of the device CFL pass that takes the step to the device (cfl_max_z): teams of 32
 /// lanes a multiprocessor. It guarantees that many resident teams (cfl_resident_teams), a number
 /// the rows of the pass are chosen from. 28 is what an H100 or H200 holds of the pass in double, at
-/// the 68 registers a thread it takes without a cap (65536 / (28 x 32) = 73), so the bound changes
-/// no code there and the count is exact. In single precision (42 registers) a multiprocessor holds
-/// 40 (ten teams of four warps: CflMaxZ::kWarps), more than the count.
+/// the 65 registers a thread it takes without a cap (65536 / (28 x 32) = 73), so the bound changes
+/// no code there and the count is exact. In single precision (39 registers) a multiprocessor holds
+/// 48 (twelve teams of four warps: CflMaxZ::kWarps), more than the count.
 #ifndef SHWA_DEVICE_CFL_MIN_TEAMS
 #define SHWA_DEVICE_CFL_MIN_TEAMS 28
 #endif
