@@ -158,10 +158,12 @@ for step in "$@"; do
       history "$out/bench-cuda-float.json" ;;
   bounds)
     bv=${BOUND_VAR:-SHWA_DEVICE_UPDATE_CAPPED_MIN_TEAMS}; bp=${BOUND_PRESET:-cuda}
+    scripts/build-kokkos.sh "${bp%-float}" > "$out/bounds-kokkos.log" 2>&1 || { tail "$out/bounds-kokkos.log"; continue; }
     for b in ${BOUNDS:-12 16 20 24}; do
       def=(-D$bv=$b); [ "${BOUND_MACRO:-0}" = 1 ] && def=(-DCMAKE_CXX_FLAGS=-D$bv=$b)
-      cmake --preset "$bp" -B "build/$bp-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" > /dev/null 2>&1 &&
-        cmake --build "build/$bp-mt$b" -j "$SHWA_JOBS" --target shwa_bench > "$out/build-$bp-mt$b.log" 2>&1 &
+      { cmake --preset "$bp" -B "build/$bp-mt$b" "${cfg[@]}" -DSHWA_ENABLE_TESTS=OFF "${def[@]}" &&
+        cmake --build "build/$bp-mt$b" -j "$SHWA_JOBS" --target shwa_bench; } > "$out/build-$bp-mt$b.log" 2>&1 ||
+        echo "bounds: $bp with $bv=$b did not build ($out/build-$bp-mt$b.log)" &
     done; wait
     for b in ${BOUNDS:-12 16 20 24}; do
       echo "-- $bp: $bv=$b"; bench "build/$bp-mt$b/perf/shwa_bench" --sizes ${BOUND_SIZES:-8192} --tiles "$TILES" ${BENCH_ARGS:-}
