@@ -21,12 +21,18 @@
 #                        and fields bit for bit against the CFL pass, the fused path taken). At
 #                        16384^2 B's step is the fused one; below, its update does the fused work
 #                        for nothing. ~5 min.
+#   call-next.sh cflbound A: the tree; B: the CFL pass bounded to 32 resident warps a
+#                        multiprocessor (SHWA_DEVICE_CFL_MIN_TEAMS=32; session 52, on 9fbeba9's
+#                        code: double 65 -> 63 registers, 28 -> 32 warps). Both precisions, ~6 min.
+#
+# (The patches apply to 9153f62; micro's two are in 9fbeba9.) SIZES: shwa_bench's sizes (default
+# 4096,16384; cflbound ran 1024,4096,16384).
 #
 # Each call: test_core of B in each precision, Nsight Compute of the update and the CFL pass (and
 # the border pass) at 16384^2 in both trees (which kernel gained), shwa_bench of both trees at
 # 4096^2 and 16384^2, two rounds, A and B in turn.
 set -uo pipefail
-name=${1:?usage: call-next.sh micro|unroll|fuse}
+name=${1:?usage: call-next.sh micro|unroll|fuse|cflbound}
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../.."
 out=${OUT:-$PWD/out}; mkdir -p "$out"
@@ -41,6 +47,7 @@ case $name in
   unroll) patches_a="sqrt-normal.patch clamp-loads.patch" patches_b="$patches_a cfl-unroll.patch" ;;
   fuse)   patches_a="" patches_b="fuse-z.patch" flags="-DSHWA_EXPERIMENT_FUSE_Z=1" presets="cuda-float"
           kernels="Decoupled|Cfl|FusedZ" ;;
+  cflbound) patches_a="" patches_b="" flags="-DSHWA_DEVICE_CFL_MIN_TEAMS=32" ;;
   *) echo "call-next.sh: unknown call '$name'"; exit 2 ;;
 esac
 scripts/build-kokkos.sh cuda > "$out/kokkos.log" 2>&1 || { tail "$out/kokkos.log"; exit 1; }
@@ -87,6 +94,6 @@ for r in rows[1:]:
 PY
 done; done | sort | uniq | tee "$out/ncu.txt"
 for r in 1 2; do for pr in $presets; do for t in a b; do
-  /tmp/shwa-$t/build/$pr/perf/shwa_bench --sizes 4096,16384 --variants decoupled --tiles 32x8 --steps 50 |
+  /tmp/shwa-$t/build/$pr/perf/shwa_bench --sizes ${SIZES:-4096,16384} --variants decoupled --tiles 32x8 --steps 50 |
     grep -E "^ +[0-9]+ dec" | sed "s/^/$pr $t r$r /"
 done; done; done | tee "$out/bench.txt"
